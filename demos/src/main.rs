@@ -1,0 +1,4 @@
+//! The `cohort` command.
+fn main() {
+    println!("cohort");
+}
