@@ -33,12 +33,14 @@
 //! assert!(body.speed() < 0.05);
 //! ```
 
+pub mod pursuit;
 pub mod seek;
 pub mod target;
 
 #[cfg(test)]
 mod test_support;
 
+pub use pursuit::{FACING_COS, evade, interpose, offset_pursuit, pursuit};
 pub use seek::{
     ArriveParams, Deceleration, MIN_DECELERATION_TIME, arrive, arrive_moving, flee, seek,
 };
