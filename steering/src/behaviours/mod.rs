@@ -33,15 +33,21 @@
 //! assert!(body.speed() < 0.05);
 //! ```
 
+pub mod avoidance;
 pub mod pursuit;
 pub mod seek;
 pub mod target;
+pub mod wander;
 
 #[cfg(test)]
 mod test_support;
 
+pub use avoidance::{
+    ObstacleAvoidanceParams, WallAvoidanceParams, obstacle_avoidance, wall_avoidance,
+};
 pub use pursuit::{FACING_COS, evade, interpose, offset_pursuit, pursuit};
 pub use seek::{
     ArriveParams, Deceleration, MIN_DECELERATION_TIME, arrive, arrive_moving, flee, seek,
 };
 pub use target::MovingTarget;
+pub use wander::{WanderParams, WanderState, wander};
