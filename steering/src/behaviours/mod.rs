@@ -34,9 +34,11 @@
 //! ```
 
 pub mod avoidance;
+pub mod hide;
 pub mod pursuit;
 pub mod seek;
 pub mod target;
+pub mod velocity;
 pub mod wander;
 
 #[cfg(test)]
@@ -45,9 +47,11 @@ mod test_support;
 pub use avoidance::{
     ObstacleAvoidanceParams, WallAvoidanceParams, obstacle_avoidance, wall_avoidance,
 };
+pub use hide::{HideParams, best_hiding_spot, hide, hiding_spot};
 pub use pursuit::{FACING_COS, evade, interpose, offset_pursuit, pursuit};
 pub use seek::{
     ArriveParams, Deceleration, MIN_DECELERATION_TIME, arrive, arrive_moving, flee, seek,
 };
 pub use target::MovingTarget;
+pub use velocity::velocity_match;
 pub use wander::{WanderParams, WanderState, wander};
