@@ -34,7 +34,9 @@
 //! ```
 
 pub mod avoidance;
+pub mod group;
 pub mod hide;
+pub mod path;
 pub mod pursuit;
 pub mod seek;
 pub mod target;
@@ -47,7 +49,12 @@ mod test_support;
 pub use avoidance::{
     ObstacleAvoidanceParams, WallAvoidanceParams, obstacle_avoidance, wall_avoidance,
 };
+pub use group::{
+    FlockingParams, FlockingWeights, MIN_SEPARATION_DISTANCE, Neighbourhood, alignment, cohesion,
+    flocking, separation,
+};
 pub use hide::{HideParams, best_hiding_spot, hide, hiding_spot};
+pub use path::{Path, PathFollower, follow_path};
 pub use pursuit::{FACING_COS, evade, interpose, offset_pursuit, pursuit};
 pub use seek::{
     ArriveParams, Deceleration, MIN_DECELERATION_TIME, arrive, arrive_moving, flee, seek,
