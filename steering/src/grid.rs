@@ -90,7 +90,7 @@ impl CellGrid {
         let cols_f = (extent.x / cell_size).ceil().max(1.0);
         let rows_f = (extent.y / cell_size).ceil().max(1.0);
         let cells_f = cols_f * rows_f;
-        if !(cells_f <= MAX_CELLS as f32) {
+        if !cells_f.is_finite() || cells_f > MAX_CELLS as f32 {
             return Err(SteeringError::OutOfRange {
                 what: "grid cell count",
                 range: "1 ..= 4194304",
@@ -242,7 +242,7 @@ impl NeighbourSearch for CellGrid {
     }
 
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
-        if !(radius >= 0.0) || self.items.is_empty() {
+        if radius.is_nan() || radius < 0.0 || self.items.is_empty() {
             return;
         }
         // The box around the query circle, in clamped cell coordinates. A point within the
@@ -301,7 +301,7 @@ impl NeighbourSearch for BruteForceSearch {
     }
 
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
-        if !(radius >= 0.0) {
+        if radius.is_nan() || radius < 0.0 {
             return;
         }
         for (i, &p) in self.positions.iter().enumerate() {
