@@ -1,0 +1,301 @@
+//! Weighted prioritised truncated running sum (Buckland's `AccumulateForce`).
+//!
+//! Forces are added in priority order to a running total that never exceeds the maximum force;
+//! once the budget is spent, lower-priority behaviours are not computed at all.
+
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::vector::{finite_or_zero, truncate};
+
+/// Relative tolerance under which the remaining budget counts as spent.
+const SPENT_TOLERANCE: f32 = 1e-6;
+
+/// How much of a new force still fits into a running total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BudgetRule {
+    /// Buckland's `AccumulateForce`: what is left is the scalar `max_force − |total|`; a force
+    /// longer than that is cut to that length before it is added.
+    #[default]
+    Magnitude,
+    /// Geometric: the new force is cut where the running total would cross the max-force circle,
+    /// i.e. the largest fraction `t ∈ [0, 1]` with `|total + t·force| ≤ max_force` is added.
+    /// Forces that partly cancel the total always fit; this is the rule the worked example of
+    /// the combining article follows (A and B fit exactly, C is then left out).
+    Circle,
+}
+
+/// A running total of steering forces limited to a maximum force.
+///
+/// Reuse one per body (call [`ForceAccumulator::reset`] each tick); it is plain data.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ForceAccumulator {
+    total: Vec2,
+    max_force: f32,
+    rule: BudgetRule,
+}
+
+impl Default for ForceAccumulator {
+    /// An empty accumulator with no budget (`max_force` 0): accepts nothing until reset.
+    fn default() -> Self {
+        Self::new(0.0)
+    }
+}
+
+impl ForceAccumulator {
+    /// An empty accumulator with Buckland's [`BudgetRule::Magnitude`]. A non-finite or negative
+    /// `max_force` is treated as 0 (nothing is ever accepted).
+    pub fn new(max_force: f32) -> Self {
+        Self::with_rule(max_force, BudgetRule::Magnitude)
+    }
+
+    /// An empty accumulator using `rule`.
+    pub fn with_rule(max_force: f32, rule: BudgetRule) -> Self {
+        Self {
+            total: Vec2::ZERO,
+            max_force: sanitize_max(max_force),
+            rule,
+        }
+    }
+
+    /// Empties the total and sets a new budget, keeping the rule.
+    pub fn reset(&mut self, max_force: f32) {
+        self.total = Vec2::ZERO;
+        self.max_force = sanitize_max(max_force);
+    }
+
+    /// The force accumulated so far (`|total| ≤ max_force`).
+    #[inline]
+    pub fn total(&self) -> Vec2 {
+        self.total
+    }
+
+    /// The budget.
+    #[inline]
+    pub fn max_force(&self) -> f32 {
+        self.max_force
+    }
+
+    /// The budget rule.
+    #[inline]
+    pub fn rule(&self) -> BudgetRule {
+        self.rule
+    }
+
+    /// `max_force − |total|`, never negative.
+    #[inline]
+    pub fn remaining(&self) -> f32 {
+        (self.max_force - self.total.length()).max(0.0)
+    }
+
+    /// Whether nothing more can be added (the remaining budget is within a relative `1e-6` of
+    /// zero).
+    #[inline]
+    pub fn is_spent(&self) -> bool {
+        self.remaining() <= self.max_force * SPENT_TOLERANCE
+    }
+
+    /// Adds `force` (a non-finite force counts as zero), cut to what is left by the budget rule.
+    /// Returns whether more force can still be accepted afterwards.
+    pub fn add(&mut self, force: Vec2) -> bool {
+        if self.is_spent() {
+            return false;
+        }
+        let force = finite_or_zero(force);
+        let added = match self.rule {
+            BudgetRule::Magnitude => truncate(force, self.remaining()),
+            BudgetRule::Circle => force * self.circle_fraction(force),
+        };
+        // Rounding can leave the total a hair outside the circle; clamp it back.
+        self.total = truncate(self.total + added, self.max_force);
+        !self.is_spent()
+    }
+
+    /// Adds `weight · force` (see [`ForceAccumulator::add`]).
+    #[inline]
+    pub fn add_weighted(&mut self, weight: f32, force: Vec2) -> bool {
+        self.add(finite_or_zero(force * weight))
+    }
+
+    /// Lazily adds `weight · behaviour()`: the behaviour is not called when the budget is
+    /// already spent. Returns whether more force can still be accepted.
+    pub fn add_with(&mut self, weight: f32, behaviour: impl FnOnce() -> Vec2) -> bool {
+        if self.is_spent() {
+            return false;
+        }
+        self.add_weighted(weight, behaviour())
+    }
+
+    /// Adds forces from `forces` in order until the budget is spent, pulling no further items
+    /// from the iterator after that (so a `.map(...)` over behaviours is evaluated lazily).
+    /// Returns the total.
+    pub fn accumulate(&mut self, forces: impl IntoIterator<Item = Vec2>) -> Vec2 {
+        let mut forces = forces.into_iter();
+        while !self.is_spent() {
+            match forces.next() {
+                Some(force) => {
+                    self.add(force);
+                }
+                None => break,
+            }
+        }
+        self.total
+    }
+
+    /// The largest `t ∈ [0, 1]` with `|total + t·force| ≤ max_force`.
+    fn circle_fraction(&self, force: Vec2) -> f32 {
+        let a = force.length_squared();
+        if a <= 0.0 {
+            return 0.0;
+        }
+        if (self.total + force).length_squared() <= self.max_force * self.max_force {
+            return 1.0;
+        }
+        // Solve a t² + 2 b t + c = 0 for the positive root, c ≤ 0 because |total| ≤ max.
+        let b = self.total.dot(force);
+        let c = (self.total.length_squared() - self.max_force * self.max_force).min(0.0);
+        let disc = (b * b - a * c).max(0.0).sqrt();
+        let t = if b >= 0.0 {
+            let denom = b + disc;
+            if denom > 0.0 { -c / denom } else { 0.0 }
+        } else {
+            (disc - b) / a
+        };
+        if t.is_finite() {
+            t.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+fn sanitize_max(max_force: f32) -> f32 {
+    if max_force.is_finite() && max_force > 0.0 {
+        max_force
+    } else {
+        0.0
+    }
+}
+
+/// Weighted prioritised truncated running sum: `(weight, behaviour)` pairs in priority order,
+/// each behaviour called only while budget remains, its weighted force added and cut by `rule`.
+///
+/// Lazy: once `max_force` is spent, no later behaviour is called.
+pub fn weighted_prioritised_truncated_sum<I, F>(
+    behaviours: I,
+    max_force: f32,
+    rule: BudgetRule,
+) -> Vec2
+where
+    I: IntoIterator<Item = (f32, F)>,
+    F: FnOnce() -> Vec2,
+{
+    let mut acc = ForceAccumulator::with_rule(max_force, rule);
+    for (weight, behaviour) in behaviours {
+        if !acc.add_with(weight, behaviour) {
+            break;
+        }
+    }
+    acc.total()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::cell::Cell;
+
+    fn close(a: Vec2, b: Vec2) -> bool {
+        (a - b).length() < 1e-4
+    }
+
+    #[test]
+    fn magnitude_rule_is_bucklands() {
+        // max 5: (3,0) fits (2 left), (0,4) is cut to length 2, then 5 - |(3,2)| is left.
+        let mut acc = ForceAccumulator::new(5.0);
+        assert!(acc.add(Vec2::new(3.0, 0.0)));
+        assert!((acc.remaining() - 2.0).abs() < 1e-6);
+        assert!(acc.add(Vec2::new(0.0, 4.0)));
+        assert!(close(acc.total(), Vec2::new(3.0, 2.0)));
+        assert!((acc.remaining() - (5.0 - 13f32.sqrt())).abs() < 1e-5);
+        // A collinear force fills the rest exactly and spends the budget.
+        let dir = Vec2::new(3.0, 2.0).normalize();
+        assert!(!acc.add(dir * 10.0));
+        assert!((acc.total().length() - 5.0).abs() < 1e-5);
+        assert!(acc.is_spent());
+        // Nothing more is accepted.
+        let before = acc.total();
+        assert!(!acc.add(Vec2::new(-1.0, 0.0)));
+        assert_eq!(acc.total(), before);
+    }
+
+    #[test]
+    fn circle_rule_cuts_at_the_circle() {
+        // Total (3,0), max 5: (0,10) fits up to (3,4), i.e. t = 0.4.
+        let mut acc = ForceAccumulator::with_rule(5.0, BudgetRule::Circle);
+        acc.add(Vec2::new(3.0, 0.0));
+        assert!(!acc.add(Vec2::new(0.0, 10.0)));
+        assert!(close(acc.total(), Vec2::new(3.0, 4.0)));
+        // A force that points back into the circle fits whole, even when "spent" scalarly.
+        let mut acc = ForceAccumulator::with_rule(5.0, BudgetRule::Circle);
+        acc.add(Vec2::new(4.0, 0.0));
+        assert!(acc.add(Vec2::new(-2.0, 3.0)));
+        assert!(close(acc.total(), Vec2::new(2.0, 3.0)));
+    }
+
+    #[test]
+    fn later_behaviours_are_not_called_once_spent() {
+        let called = Cell::new(0);
+        let behaviours: [(f32, &dyn Fn() -> Vec2); 3] = [
+            (1.0, &|| Vec2::new(2.0, 0.0)),
+            (2.0, &|| Vec2::new(5.0, 0.0)),
+            (1.0, &|| {
+                called.set(called.get() + 1);
+                Vec2::X
+            }),
+        ];
+        for rule in [BudgetRule::Magnitude, BudgetRule::Circle] {
+            let f = weighted_prioritised_truncated_sum(behaviours, 4.0, rule);
+            assert!((f.length() - 4.0).abs() < 1e-5, "{rule:?} {f}");
+        }
+        assert_eq!(called.get(), 0);
+        // With room left, the third one is called.
+        let f = weighted_prioritised_truncated_sum(behaviours, 100.0, BudgetRule::Magnitude);
+        assert_eq!(called.get(), 1);
+        assert!(close(f, Vec2::new(13.0, 0.0)));
+    }
+
+    #[test]
+    fn accumulate_pulls_lazily_from_an_iterator() {
+        let pulled = Cell::new(0);
+        let forces = [
+            Vec2::new(0.0, 3.0),
+            Vec2::new(0.0, 3.0),
+            Vec2::new(5.0, 0.0),
+        ];
+        let mut acc = ForceAccumulator::new(4.0);
+        let total = acc.accumulate(forces.iter().map(|f| {
+            pulled.set(pulled.get() + 1);
+            *f
+        }));
+        assert!(close(total, Vec2::new(0.0, 4.0)));
+        assert_eq!(pulled.get(), 2);
+        acc.reset(10.0);
+        assert_eq!(acc.total(), Vec2::ZERO);
+        assert_eq!(acc.max_force(), 10.0);
+    }
+
+    #[test]
+    fn degenerate_inputs_never_give_nan() {
+        let mut acc = ForceAccumulator::new(f32::NAN);
+        assert!(!acc.add(Vec2::ONE));
+        assert_eq!(acc.total(), Vec2::ZERO);
+        for rule in [BudgetRule::Magnitude, BudgetRule::Circle] {
+            let mut acc = ForceAccumulator::with_rule(3.0, rule);
+            acc.add(Vec2::new(f32::NAN, 1.0));
+            acc.add_weighted(f32::INFINITY, Vec2::ONE);
+            acc.add(Vec2::new(f32::MAX, f32::MAX));
+            assert!(acc.total().is_finite());
+            assert!(acc.total().length() <= 3.0 + 1e-5);
+        }
+    }
+}
