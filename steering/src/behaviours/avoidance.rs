@@ -61,14 +61,14 @@ pub fn obstacle_avoidance(
     params: &ObstacleAvoidanceParams,
 ) -> Vec2 {
     let length = params.detection_length(body);
-    if !(length > 0.0) || !length.is_finite() {
+    if length.is_nan() || length <= 0.0 || !length.is_finite() {
         return Vec2::ZERO;
     }
     // (intersection x, local centre, grown radius)
     let mut closest: Option<(f32, Vec2, f32)> = None;
     for ob in obstacles {
         let grown = ob.radius + body.radius;
-        if !(grown > 0.0) || !ob.center.is_finite() || !grown.is_finite() {
+        if grown.is_nan() || grown <= 0.0 || !grown.is_finite() || !ob.center.is_finite() {
             continue;
         }
         let local = body.to_local(ob.center);
@@ -146,7 +146,7 @@ pub fn wall_avoidance(body: &Body, walls: &[Wall], params: &WallAvoidanceParams)
     // (distance of the hit along its feeler, overshoot, wall)
     let mut closest: Option<(f32, f32, &Wall)> = None;
     for (dir, len) in params.feelers(body) {
-        if !(len > 0.0) || !len.is_finite() || !dir.is_finite() {
+        if len.is_nan() || len <= 0.0 || !len.is_finite() || !dir.is_finite() {
             continue;
         }
         for wall in walls {

@@ -51,7 +51,7 @@ struct View {
 
 impl View {
     fn new(hood: &Neighbourhood) -> Option<Self> {
-        if !(hood.radius >= 0.0) {
+        if hood.radius.is_nan() || hood.radius < 0.0 {
             return None;
         }
         let min_cos = match hood.fov {
@@ -68,7 +68,7 @@ impl View {
     fn sees(&self, body: &Body, other: Vec2) -> bool {
         let d = other - body.position;
         let dist_sq = d.length_squared();
-        if !(dist_sq <= self.radius_sq) {
+        if dist_sq.is_nan() || dist_sq > self.radius_sq {
             return false;
         }
         match (self.min_cos, d.try_normalize()) {

@@ -49,7 +49,7 @@ pub fn pursuit(body: &Body, evader: impl Into<MovingTarget>) -> Vec2 {
 /// position coincides with the body's.
 pub fn evade(body: &Body, pursuer: impl Into<MovingTarget>, panic_distance: f32) -> Vec2 {
     let pursuer = pursuer.into();
-    if !pursuer.is_finite() || !(panic_distance > 0.0) {
+    if !pursuer.is_finite() || panic_distance.is_nan() || panic_distance <= 0.0 {
         return Vec2::ZERO;
     }
     let dist = pursuer.position.distance(body.position);
@@ -121,7 +121,7 @@ mod tests {
         let evader = body_at(Vec2::new(10.0, 0.0))
             .facing(-Vec2::X)
             .moving(Vec2::new(-2.0, 0.0));
-        assert_eq!(pursuit(&me, &evader), seek(&me, evader.position));
+        assert_eq!(pursuit(&me, evader), seek(&me, evader.position));
     }
 
     #[test]
@@ -178,7 +178,7 @@ mod tests {
         let offset = Vec2::new(-1.0, -2.0); // one behind, two to the right
         let mut me = body_at(Vec2::new(-6.0, -4.0));
         for _ in 0..(15.0 / DT) as usize {
-            let f = offset_pursuit(&me, &leader, offset, &ArriveParams::default());
+            let f = offset_pursuit(&me, leader, offset, &ArriveParams::default());
             step(&mut me, f, DT);
             leader.position += leader.velocity * DT;
         }

@@ -22,7 +22,7 @@ pub fn seek(body: &Body, target: Vec2) -> Vec2 {
 /// Zero when `threat` is not finite, coincides with the body's position (no direction to
 /// flee in), or `panic_distance` is NaN or not positive.
 pub fn flee(body: &Body, threat: Vec2, panic_distance: f32) -> Vec2 {
-    if !(panic_distance > 0.0) {
+    if panic_distance.is_nan() || panic_distance <= 0.0 {
         return Vec2::ZERO;
     }
     let away = body.position - threat;

@@ -11,7 +11,11 @@ use crate::vector::truncate;
 ///
 /// Zero when `target_velocity` is not finite or `time_to_target` is not positive and finite.
 pub fn velocity_match(body: &Body, target_velocity: Vec2, time_to_target: f32) -> Vec2 {
-    if !target_velocity.is_finite() || !(time_to_target > 0.0) || !time_to_target.is_finite() {
+    if !target_velocity.is_finite()
+        || time_to_target.is_nan()
+        || time_to_target <= 0.0
+        || !time_to_target.is_finite()
+    {
         return Vec2::ZERO;
     }
     let desired = truncate(target_velocity, body.max_speed);
