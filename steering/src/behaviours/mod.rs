@@ -44,6 +44,8 @@ pub mod velocity;
 pub mod wander;
 
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod test_support;
 
 pub use avoidance::{
