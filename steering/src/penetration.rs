@@ -1,1 +1,498 @@
-//! (in progress)
+//! Non-penetration constraints: bodies never overlap each other or static geometry.
+//!
+//! [`PenetrationSolver`] moves overlapping bodies apart along the line of their centres, each
+//! by half the overlap, regardless of mass or velocity, using a [`CellGrid`] for candidate
+//! pairs, in a deterministic order, over several iterations (one separation can cause another).
+//! Free functions push bodies out of [`CircleObstacle`]s and [`Wall`]s; [`stop_at_wall`] stops
+//! a body whose centre would tunnel through a wall in one step.
+
+use core::mem::take;
+use glam::Vec2;
+
+use crate::body::Body;
+use crate::error::SteeringError;
+use crate::geometry::{CircleObstacle, Wall, segment_intersection};
+use crate::grid::{CellGrid, NeighbourSearch};
+
+/// The deterministic unit direction from body `i` to body `j` used when their centres
+/// coincide: a hash of the two indices gives a direction spread over the circle (integer
+/// arithmetic and one `sqrt`, so identical on every platform); swapping `i` and `j` reverses
+/// it. Never zero, never NaN.
+pub fn split_direction(i: u32, j: u32) -> Vec2 {
+    let (lo, hi, sign) = if i <= j { (i, j, 1.0) } else { (j, i, -1.0) };
+    let h = (u64::from(lo) << 32 | u64::from(hi)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let h = h ^ (h >> 29);
+    // Components in [-32767.5, 32767.5]: the vector is never shorter than 0.5.
+    let x = ((h >> 48) & 0xFFFF) as f32 - 32767.5;
+    let y = ((h >> 16) & 0xFFFF) as f32 - 32767.5;
+    Vec2::new(x, y).normalize_or(Vec2::X) * sign
+}
+
+/// Centres closer than this fraction of the sum of radii count as coincident.
+const COINCIDENT_FRACTION: f32 = 1e-6;
+
+/// What a [`PenetrationSolver::resolve`] call did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ResolveStats {
+    /// Iterations that found at least one overlapping pair (the solver stops early once an
+    /// iteration finds none).
+    pub iterations: u32,
+    /// Overlapping pairs found, summed over iterations.
+    pub pairs: usize,
+    /// Deepest overlap found in the last iteration that ran, before it was corrected.
+    pub last_max_overlap: f32,
+}
+
+/// Separates overlapping bodies, using a [`CellGrid`] to find candidate pairs.
+///
+/// Keeps its grid and scratch buffers between calls: once they have grown to the largest body
+/// count (and pair count) a call allocates nothing. Not serialized; rebuild it on load.
+#[derive(Clone, Debug)]
+pub struct PenetrationSolver {
+    grid: CellGrid,
+    pairs: Vec<(u32, u32)>,
+    positions: Vec<Vec2>,
+    radii: Vec<f32>,
+}
+
+impl PenetrationSolver {
+    /// A solver whose grid covers `min..max` with cells of side `cell_size` (about twice the
+    /// largest body radius works well; bodies outside the bounds are still handled, only
+    /// slower). Errors as [`CellGrid::new`].
+    pub fn new(min: Vec2, max: Vec2, cell_size: f32) -> Result<Self, SteeringError> {
+        Ok(Self {
+            grid: CellGrid::new(min, max, cell_size)?,
+            pairs: Vec::new(),
+            positions: Vec::new(),
+            radii: Vec::new(),
+        })
+    }
+
+    /// Moves overlapping circles apart: circle `i` has centre `positions[i]` and radius
+    /// `radii[i]` (only the first `min(len)` of each are used).
+    ///
+    /// Each iteration rebuilds the grid, collects every overlapping pair `(i, j)`, `i < j`
+    /// (ordered by `i`, then by grid order), then for each pair in turn re-measures it with the
+    /// current positions and, if still overlapping, moves both apart along the line of centres
+    /// by half the overlap. Coincident centres split along [`split_direction`]. Stops after
+    /// `iterations` iterations or when one finds no overlap. Negative or NaN radii count as 0;
+    /// circles with non-finite centres are ignored.
+    pub fn resolve(
+        &mut self,
+        positions: &mut [Vec2],
+        radii: &[f32],
+        iterations: u32,
+    ) -> ResolveStats {
+        let n = positions.len().min(radii.len()).min(u32::MAX as usize);
+        let (Some(positions), Some(radii)) = (positions.get_mut(..n), radii.get(..n)) else {
+            return ResolveStats::default();
+        };
+        let mut stats = ResolveStats::default();
+        for _ in 0..iterations {
+            self.grid.rebuild(positions);
+            self.collect_pairs(positions, radii);
+            if self.pairs.is_empty() {
+                break;
+            }
+            stats.iterations += 1;
+            stats.pairs += self.pairs.len();
+            stats.last_max_overlap = 0.0;
+            for &(i, j) in &self.pairs {
+                let depth = separate_pair(positions, radii, i, j);
+                stats.last_max_overlap = stats.last_max_overlap.max(depth);
+            }
+        }
+        stats
+    }
+
+    /// [`Self::resolve`] on the positions and radii of `bodies` (copied through reusable
+    /// scratch buffers; velocities are not changed).
+    pub fn resolve_bodies(&mut self, bodies: &mut [Body], iterations: u32) -> ResolveStats {
+        let (mut positions, mut radii) = (take(&mut self.positions), take(&mut self.radii));
+        positions.clear();
+        positions.extend(bodies.iter().map(|b| b.position));
+        radii.clear();
+        radii.extend(bodies.iter().map(|b| b.radius));
+        let stats = self.resolve(&mut positions, &radii, iterations);
+        for (b, &p) in bodies.iter_mut().zip(&positions) {
+            b.position = p;
+        }
+        (self.positions, self.radii) = (positions, radii);
+        stats
+    }
+
+    /// The deepest overlap between any two circles (0 when none overlap), using the grid.
+    pub fn deepest_overlap(&mut self, positions: &[Vec2], radii: &[f32]) -> f32 {
+        let n = positions.len().min(radii.len());
+        let (Some(positions), Some(radii)) = (positions.get(..n), radii.get(..n)) else {
+            return 0.0;
+        };
+        self.grid.rebuild(positions);
+        self.collect_pairs(positions, radii);
+        self.pairs
+            .iter()
+            .filter_map(|&(i, j)| contact(positions, radii, i, j))
+            .map(|(_, depth)| depth)
+            .fold(0.0, f32::max)
+    }
+
+    /// Fills `pairs` with every overlapping pair `i < j`, in deterministic order.
+    fn collect_pairs(&mut self, positions: &[Vec2], radii: &[f32]) {
+        self.pairs.clear();
+        let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));
+        let grid = &self.grid;
+        let pairs = &mut self.pairs;
+        for (i, (&p, &r)) in positions.iter().zip(radii).enumerate() {
+            let r = sane_radius(r);
+            if !p.is_finite() {
+                continue;
+            }
+            let i = i as u32;
+            grid.for_each_in_radius(p, r + max_radius, |j, q| {
+                if j > i {
+                    let rj = radii.get(j as usize).copied().map_or(0.0, sane_radius);
+                    let sum = r + rj;
+                    if (q - p).length_squared() < sum * sum {
+                        pairs.push((i, j));
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// A radius usable in arithmetic: negative, NaN and infinite radii become 0.
+#[inline]
+fn sane_radius(r: f32) -> f32 {
+    if r > 0.0 && r.is_finite() { r } else { 0.0 }
+}
+
+/// If the offset `d` is shorter than `reach` (and not NaN): the unit direction of `d` and the
+/// penetration depth `reach - |d|`; when `d` is too short to give a direction, `fallback()` and
+/// depth `reach`.
+fn penetration(d: Vec2, reach: f32, fallback: impl FnOnce() -> Vec2) -> Option<(Vec2, f32)> {
+    let dist_sq = d.length_squared();
+    if dist_sq.is_nan() || dist_sq >= reach * reach {
+        return None;
+    }
+    let dist = dist_sq.sqrt();
+    Some(if dist > reach * COINCIDENT_FRACTION {
+        (d / dist, reach - dist)
+    } else {
+        (fallback(), reach)
+    })
+}
+
+/// Contact of circles `i` and `j` now: unit normal from `i` to `j` and overlap depth (`None`
+/// when apart). Coincident centres use [`split_direction`].
+fn contact(positions: &[Vec2], radii: &[f32], i: u32, j: u32) -> Option<(Vec2, f32)> {
+    let (p, q) = (*positions.get(i as usize)?, *positions.get(j as usize)?);
+    let radius = |k: u32| radii.get(k as usize).copied().map_or(0.0, sane_radius);
+    penetration(q - p, radius(i) + radius(j), || split_direction(i, j))
+}
+
+/// Moves circles `i` and `j` apart by half their current overlap each; returns the overlap
+/// (0 when they do not overlap).
+fn separate_pair(positions: &mut [Vec2], radii: &[f32], i: u32, j: u32) -> f32 {
+    let Some((normal, depth)) = contact(positions, radii, i, j) else {
+        return 0.0;
+    };
+    let half = normal * (depth * 0.5);
+    if let Some(a) = positions.get_mut(i as usize) {
+        *a -= half;
+    }
+    if let Some(b) = positions.get_mut(j as usize) {
+        *b += half;
+    }
+    depth
+}
+
+/// `velocity` without its component into a surface whose outward unit normal is `normal`
+/// (the component along `normal` is kept if it points away from the surface).
+#[inline]
+pub fn remove_velocity_into(velocity: Vec2, normal: Vec2) -> Vec2 {
+    velocity - normal * velocity.dot(normal).min(0.0)
+}
+
+/// The wall normal pointing to the side a point at signed distance `offset` (along
+/// `wall.normal`) is on; for a point on the wall's line, the side opposite `velocity` (where the
+/// body came from), else the facing side.
+fn side_normal(wall: &Wall, offset: f32, velocity: Vec2) -> Vec2 {
+    if offset < 0.0 || (offset == 0.0 && velocity.dot(wall.normal) > 0.0) {
+        -wall.normal
+    } else {
+        wall.normal
+    }
+}
+
+/// Pushes `body` out of `obstacle` to the nearest point where they just touch, and removes
+/// the velocity component into the obstacle. A body exactly at the centre leaves back the way
+/// it came (`-velocity`), else behind it (`-heading`), else along `+x`. Returns whether it
+/// was moved.
+pub fn push_out_of_circle(body: &mut Body, obstacle: &CircleObstacle) -> bool {
+    let clearance = sane_radius(body.radius) + sane_radius(obstacle.radius);
+    let d = body.position - obstacle.center;
+    let exit = || {
+        let back = (-body.velocity).try_normalize();
+        back.or((-body.heading).try_normalize()).unwrap_or(Vec2::X)
+    };
+    let Some((normal, _)) = penetration(d, clearance, exit) else {
+        return false;
+    };
+    body.position = obstacle.center + normal * clearance;
+    body.velocity = remove_velocity_into(body.velocity, normal);
+    true
+}
+
+/// Pushes `body` away from `wall` (a segment of no thickness) so its centre is at least its
+/// radius from the segment, on the side it is already on, and removes the velocity component
+/// into the wall. Near an end the segment is rounded (the push is away from the end point).
+/// A centre exactly on the segment leaves along the wall normal, to the side opposite its
+/// velocity (the side it came from), else the wall's facing side. Returns whether it moved.
+pub fn push_out_of_wall(body: &mut Body, wall: &Wall) -> bool {
+    let r = sane_radius(body.radius);
+    let closest = wall.closest_point(body.position);
+    let on_line = || side_normal(wall, 0.0, body.velocity);
+    let Some((normal, _)) = penetration(body.position - closest, r, on_line) else {
+        return false;
+    };
+    body.position = closest + normal * r;
+    body.velocity = remove_velocity_into(body.velocity, normal);
+    true
+}
+
+/// Where the straight move `from → to` of a body's centre crosses `wall`: the fraction of the
+/// move and the point. `None` when it does not cross (or the move is degenerate).
+#[inline]
+pub fn crosses_wall(from: Vec2, to: Vec2, wall: &Wall) -> Option<(f32, Vec2)> {
+    segment_intersection(from, to, wall.from, wall.to)
+}
+
+/// Stops a body that tunnelled through `wall` in one step: if the move from `previous` to
+/// `body.position` crosses the wall, the centre is put back on `previous`'s side, one radius
+/// from the crossing point along the wall normal, and the velocity component into the wall is
+/// removed. Returns whether the body was stopped.
+pub fn stop_at_wall(body: &mut Body, previous: Vec2, wall: &Wall) -> bool {
+    let Some((_, hit)) = crosses_wall(previous, body.position, wall) else {
+        return false;
+    };
+    let side = (previous - wall.from).dot(wall.normal);
+    let normal = side_normal(wall, side, body.velocity);
+    body.position = hit + normal * sane_radius(body.radius);
+    body.velocity = remove_velocity_into(body.velocity, normal);
+    true
+}
+
+/// Applies every static constraint to one body, in a fixed order: [`stop_at_wall`] for each
+/// wall (against `previous`, the position before this step), then [`push_out_of_wall`] for
+/// each wall, then [`push_out_of_circle`] for each obstacle. Returns whether anything moved
+/// the body. One pass: in a tight corner a later push can undo an earlier one by a little.
+pub fn constrain_to_static(
+    body: &mut Body,
+    previous: Vec2,
+    obstacles: &[CircleObstacle],
+    walls: &[Wall],
+) -> bool {
+    let mut moved = false;
+    for wall in walls {
+        moved |= stop_at_wall(body, previous, wall);
+    }
+    for wall in walls {
+        moved |= push_out_of_wall(body, wall);
+    }
+    for obstacle in obstacles {
+        moved |= push_out_of_circle(body, obstacle);
+    }
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SimRng;
+    use proptest::prelude::*;
+
+    fn solver() -> PenetrationSolver {
+        PenetrationSolver::new(Vec2::splat(-20.0), Vec2::splat(20.0), 1.0).unwrap()
+    }
+
+    fn at(position: Vec2, velocity: Vec2) -> Body {
+        Body::new(position, 0.5, 3.0, 6.0).unwrap().moving(velocity)
+    }
+
+    fn close(a: Vec2, b: Vec2) -> bool {
+        (a - b).length() < 1e-5
+    }
+
+    #[test]
+    fn split_directions_are_unit_and_antisymmetric() {
+        let mut quadrants = [0; 4];
+        for j in 1..40 {
+            let d = split_direction(0, j);
+            assert!((d.length() - 1.0).abs() < 1e-6);
+            assert_eq!(d, -split_direction(j, 0));
+            quadrants[usize::from(d.x < 0.0) * 2 + usize::from(d.y < 0.0)] += 1;
+        }
+        assert!(quadrants.iter().all(|&q| q >= 4), "{quadrants:?}");
+    }
+
+    #[test]
+    fn overlapping_pair_moves_half_each() {
+        let mut pos = [Vec2::ZERO, Vec2::new(0.6, 0.0), Vec2::new(5.0, 5.0)];
+        let stats = solver().resolve(&mut pos, &[0.5, 0.5, 0.5], 1);
+        assert!(close(pos[0], Vec2::new(-0.2, 0.0)));
+        assert!(close(pos[1], Vec2::new(0.8, 0.0)));
+        assert_eq!(pos[2], Vec2::new(5.0, 5.0));
+        assert_eq!(stats.pairs, 1);
+        assert!((stats.last_max_overlap - 0.4).abs() < 1e-5);
+        // Touching is not overlapping: nothing more to do.
+        let stats = solver().resolve(&mut pos, &[0.5, 0.5, 0.5], 10);
+        assert_eq!(stats, ResolveStats::default());
+    }
+
+    #[test]
+    fn coincident_bodies_separate() {
+        let mut pos = [Vec2::ONE; 2];
+        solver().resolve(&mut pos, &[0.5, 0.25], 1);
+        assert!(((pos[1] - pos[0]).length() - 0.75).abs() < 1e-5);
+        assert!(close(pos[1] - pos[0], split_direction(0, 1) * 0.75));
+        assert!(close((pos[0] + pos[1]) * 0.5, Vec2::ONE));
+        // Many coincident bodies: finite, deterministic, and separated.
+        let run = || {
+            let mut pos = [Vec2::new(3.0, -2.0); 7];
+            let mut s = solver();
+            s.resolve(&mut pos, &[0.5; 7], 200);
+            (pos, s.deepest_overlap(&pos, &[0.5; 7]))
+        };
+        let (a, depth) = run();
+        assert!(a.iter().all(|p| p.is_finite()));
+        assert!(depth < 1e-3, "{depth}");
+        assert_eq!(a, run().0);
+    }
+
+    #[test]
+    fn degenerate_inputs_are_ignored() {
+        let mut pos = [Vec2::NAN, Vec2::ZERO, Vec2::new(0.1, 0.0)];
+        solver().resolve(&mut pos, &[0.5, f32::NAN, -1.0], 5);
+        assert_eq!(pos[1..], [Vec2::ZERO, Vec2::new(0.1, 0.0)]);
+        let mut pos = [Vec2::ZERO, Vec2::ZERO];
+        solver().resolve(&mut pos, &[0.5], 5); // length mismatch: only body 0
+        assert_eq!(pos, [Vec2::ZERO, Vec2::ZERO]);
+    }
+
+    #[test]
+    fn resolve_bodies_writes_back_without_reallocating() {
+        let mut rng = SimRng::seed_from(5);
+        let mut p = || Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
+        let mut bodies: Vec<Body> = (0..300).map(|_| at(p(), Vec2::ZERO)).collect();
+        let mut s = solver();
+        s.resolve_bodies(&mut bodies, 3);
+        let caps = |s: &PenetrationSolver| (s.pairs.capacity(), s.positions.capacity());
+        let warm = caps(&s);
+        s.resolve_bodies(&mut bodies, 3);
+        assert_eq!(caps(&s), warm);
+        let before = bodies.iter().map(|b| b.position).collect::<Vec<_>>();
+        let stats = s.resolve_bodies(&mut bodies, 1);
+        assert!(stats.pairs > 0 && bodies.iter().zip(&before).any(|(b, p)| b.position != *p));
+    }
+
+    /// 200 bodies spawned at nearly one point spread out until none overlaps more than 1%.
+    #[test]
+    fn crowd_spawned_on_one_point_spreads_out() {
+        let mut rng = SimRng::seed_from(11);
+        let n = 200;
+        let radii: Vec<f32> = (0..n).map(|_| rng.range(0.4, 0.6)).collect();
+        let mut jitter = || Vec2::new(rng.range(-1e-3, 1e-3), rng.range(-1e-3, 1e-3));
+        let mut pos: Vec<Vec2> = (0..n).map(|_| jitter()).collect();
+        // Every tenth body exactly on the same point.
+        pos.iter_mut().step_by(10).for_each(|p| *p = Vec2::ZERO);
+        let mut s = solver();
+        for _ in 0..40 {
+            s.resolve(&mut pos, &radii, 10);
+        }
+        let depth = s.deepest_overlap(&pos, &radii);
+        assert!(pos.iter().all(|p| p.is_finite()));
+        assert!(depth < 0.01 * 0.4, "deepest overlap {depth}");
+    }
+
+    proptest! {
+        #[test]
+        fn random_sets_end_without_overlap(
+            bodies in prop::collection::vec((-6.0f32..6.0, -6.0f32..6.0, 0.2f32..1.0), 1..40),
+        ) {
+            let mut pos: Vec<Vec2> = bodies.iter().map(|b| Vec2::new(b.0, b.1)).collect();
+            let radii: Vec<f32> = bodies.iter().map(|b| b.2).collect();
+            let mut s = solver();
+            s.resolve(&mut pos, &radii, 500);
+            for i in 0..pos.len() {
+                for j in i + 1..pos.len() {
+                    let gap = (pos[j] - pos[i]).length() - radii[i] - radii[j];
+                    prop_assert!(gap > -1e-3, "pair {i} {j} overlaps by {}", -gap);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pushed_out_of_circle() {
+        let obstacle = CircleObstacle::new(Vec2::ZERO, 2.0).unwrap();
+        let mut b = at(Vec2::new(1.0, 0.0), Vec2::new(-1.0, 1.0));
+        assert!(push_out_of_circle(&mut b, &obstacle));
+        assert!(close(b.position, Vec2::new(2.5, 0.0)));
+        assert!(close(b.velocity, Vec2::new(0.0, 1.0)));
+        assert!(!push_out_of_circle(&mut b, &obstacle));
+        // At the very centre: back the way it came.
+        let mut b = at(Vec2::ZERO, Vec2::new(0.0, 2.0));
+        assert!(push_out_of_circle(&mut b, &obstacle));
+        assert!(close(b.position, Vec2::new(0.0, -2.5)));
+        assert!(close(b.velocity, Vec2::ZERO));
+    }
+
+    #[test]
+    fn pushed_out_of_wall_on_its_own_side() {
+        let wall = Wall::new(Vec2::ZERO, Vec2::new(10.0, 0.0)).unwrap();
+        let end = Vec2::new(10.0, 0.0);
+        for (start, velocity, want) in [
+            (
+                Vec2::new(5.0, 0.2),
+                Vec2::new(1.0, -1.0),
+                Vec2::new(5.0, 0.5),
+            ),
+            (Vec2::new(5.0, -0.2), Vec2::ZERO, Vec2::new(5.0, -0.5)),
+            // On the segment, moving up: came from below, goes back below.
+            (Vec2::new(5.0, 0.0), Vec2::Y, Vec2::new(5.0, -0.5)),
+            // Rounded end.
+            (
+                Vec2::new(10.3, 0.3),
+                Vec2::ZERO,
+                end + Vec2::ONE.normalize() * 0.5,
+            ),
+            (Vec2::new(10.3, 0.0), Vec2::ZERO, Vec2::new(10.5, 0.0)),
+        ] {
+            let mut b = at(start, velocity);
+            assert!(push_out_of_wall(&mut b, &wall));
+            assert!(close(b.position, want), "{start} -> {}", b.position);
+            assert!(b.velocity.dot(b.position - wall.closest_point(b.position)) >= 0.0);
+        }
+        let mut far = at(Vec2::new(12.0, 0.0), Vec2::ZERO);
+        assert!(!push_out_of_wall(&mut far, &wall));
+    }
+
+    #[test]
+    fn tunnelling_is_stopped() {
+        let wall = Wall::new(Vec2::ZERO, Vec2::new(10.0, 0.0)).unwrap();
+        let (hit_t, hit) = crosses_wall(Vec2::new(5.0, 1.0), Vec2::new(5.0, -3.0), &wall).unwrap();
+        assert!((hit_t - 0.25).abs() < 1e-6 && close(hit, Vec2::new(5.0, 0.0)));
+        assert!(crosses_wall(Vec2::new(5.0, 1.0), Vec2::new(5.0, 0.1), &wall).is_none());
+        assert!(crosses_wall(Vec2::new(11.0, 1.0), Vec2::new(11.0, -1.0), &wall).is_none());
+        let mut b = at(Vec2::new(5.0, -3.0), Vec2::new(1.0, -4.0));
+        let previous = Vec2::new(5.0, 1.0);
+        assert!(constrain_to_static(&mut b, previous, &[], &[wall]));
+        assert!(close(b.position, Vec2::new(5.0, 0.5)));
+        assert!(close(b.velocity, Vec2::new(1.0, 0.0)));
+        // From below, through the back of the wall.
+        let mut b = at(Vec2::new(2.0, 3.0), Vec2::ZERO);
+        assert!(stop_at_wall(&mut b, Vec2::new(2.0, -1.0), &wall));
+        assert!(close(b.position, Vec2::new(2.0, -0.5)));
+    }
+}
