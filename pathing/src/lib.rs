@@ -1,1 +1,26 @@
 #![doc = include_str!("../README.md")]
+
+pub mod astar;
+pub mod cover;
+pub mod error;
+pub mod gap;
+pub mod jump;
+pub mod map;
+pub mod navgraph;
+pub mod polygon;
+pub mod valid_map;
+
+mod broad_phase;
+
+pub use astar::{Route, SearchFilter, SearchScratch};
+pub use cover::{CoverGeneration, CoverHit, CoverPoint};
+pub use error::PathingError;
+pub use gap::{GapResponse, JumpDetector, JumpableGap, detect_gap};
+pub use jump::{
+    JumpAbility, JumpEvent, JumpLink, JumpPlan, JumpRefusal, JumpSource, LandingPad, TakeOff,
+    VelocityTarget, plan_jump,
+};
+pub use map::Map;
+pub use navgraph::{EdgeKind, NavEdge, NavGraph, NavGraphStorage, NavNode, NodeId};
+pub use polygon::PolygonObstacle;
+pub use valid_map::{Clearance, ValidMap};

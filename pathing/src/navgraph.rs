@@ -1,0 +1,366 @@
+//! The navigation graph: a petgraph `StableGraph` whose nodes carry a position and a clearance
+//! and whose edges carry a cost, a clearance and a kind (walk, jump link, gap leap), with a
+//! spatial index of the nodes and a compact adjacency copy the A* search runs on.
+
+use glam::Vec2;
+use petgraph::Directed;
+use petgraph::stable_graph::{NodeIndex, StableGraph};
+use petgraph::visit::{EdgeRef, IntoEdgeReferences};
+use serde::{Deserialize, Serialize};
+
+use crate::broad_phase::BucketGrid;
+use crate::error::{PathingError, finite_vec, non_negative};
+
+/// A node of the navigation graph, as petgraph indexes it.
+pub type NodeId = NodeIndex<u32>;
+
+/// The petgraph graph type inside a [`NavGraph`]: directed (jumps are one-way; walkable links
+/// are two edges).
+pub type NavGraphStorage = StableGraph<NavNode, NavEdge, Directed, u32>;
+
+/// A walkable place.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavNode {
+    /// Where it is.
+    pub position: Vec2,
+    /// Distance to the nearest obstacle (how wide a body may stand here).
+    pub clearance: f32,
+}
+
+/// How an edge is travelled.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum EdgeKind {
+    /// On foot.
+    Walk,
+    /// Through jump link `i` of the map ([`crate::Map::jump_links`]).
+    Jump(usize),
+    /// A leap over jumpable gap `gap` of the map, `width` wide along the edge.
+    Gap {
+        /// Index into [`crate::Map::gaps`].
+        gap: usize,
+        /// Length of the edge over the gap.
+        width: f32,
+    },
+}
+
+/// A directed link between two nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavEdge {
+    /// Cost of travelling it (its length for the built graphs).
+    pub cost: f32,
+    /// The smallest clearance along it.
+    pub clearance: f32,
+    /// How it is travelled.
+    pub kind: EdgeKind,
+}
+
+/// The adjacency the search reads: per node slot, its out-edges in one flat array.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Adjacency {
+    pub offsets: Vec<u32>,
+    pub to: Vec<u32>,
+    pub cost: Vec<f32>,
+    pub clearance: Vec<f32>,
+    pub kind: Vec<EdgeKind>,
+    pub position: Vec<Vec2>,
+    pub node_clearance: Vec<f32>,
+}
+
+/// A validated navigation graph. Build it with [`NavGraph::from_occupancy_grid`],
+/// [`NavGraph::from_map`] or from any petgraph graph with [`NavGraph::from_graph`]; it does not
+/// change afterwards (take the graph out with [`NavGraph::into_graph`] to edit it). Serializes as
+/// its petgraph graph.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "NavGraphStorage", try_from = "NavGraphStorage")]
+pub struct NavGraph {
+    graph: NavGraphStorage,
+    pub(crate) adjacency: Adjacency,
+    index: BucketGrid,
+    spacing: f32,
+    pub(crate) heuristic_scale: f32,
+}
+
+impl From<NavGraph> for NavGraphStorage {
+    fn from(g: NavGraph) -> Self {
+        g.graph
+    }
+}
+
+impl TryFrom<NavGraphStorage> for NavGraph {
+    type Error = PathingError;
+    fn try_from(g: NavGraphStorage) -> Result<Self, PathingError> {
+        Self::from_graph(g)
+    }
+}
+
+impl NavGraph {
+    /// Validates a petgraph graph (finite positions, non-negative finite clearances and costs)
+    /// and builds the spatial index and search adjacency.
+    pub fn from_graph(graph: NavGraphStorage) -> Result<Self, PathingError> {
+        for n in graph.node_weights() {
+            finite_vec("node position", n.position)?;
+            non_negative("node clearance", n.clearance)?;
+        }
+        for e in graph.edge_weights() {
+            non_negative("edge cost", e.cost)?;
+            non_negative("edge clearance", e.clearance)?;
+            if let EdgeKind::Gap { width, .. } = e.kind {
+                non_negative("gap width", width)?;
+            }
+        }
+        let bound = graph
+            .node_indices()
+            .map(|n| n.index() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut adjacency = Adjacency {
+            offsets: Vec::with_capacity(bound + 1),
+            position: vec![Vec2::ZERO; bound],
+            node_clearance: vec![-1.0; bound],
+            ..Adjacency::default()
+        };
+        for n in graph.node_indices() {
+            if let (Some(w), Some(p), Some(c)) = (
+                graph.node_weight(n),
+                adjacency.position.get_mut(n.index()),
+                adjacency.node_clearance.get_mut(n.index()),
+            ) {
+                *p = w.position;
+                *c = w.clearance;
+            }
+        }
+        // Out-edges grouped by source, in edge-index order within a node.
+        let mut edges: Vec<(u32, u32, u32)> = graph
+            .edge_references()
+            .map(|e| {
+                (
+                    e.source().index() as u32,
+                    e.id().index() as u32,
+                    e.target().index() as u32,
+                )
+            })
+            .collect();
+        edges.sort_unstable();
+        let mut heuristic_scale = 1.0f32;
+        let mut spacing = f32::INFINITY;
+        let mut k = 0usize;
+        for slot in 0..bound as u32 {
+            adjacency.offsets.push(adjacency.to.len() as u32);
+            while let Some(&(src, id, dst)) = edges.get(k) {
+                if src != slot {
+                    break;
+                }
+                k += 1;
+                let Some(w) =
+                    graph.edge_weight(petgraph::stable_graph::EdgeIndex::new(id as usize))
+                else {
+                    continue;
+                };
+                adjacency.to.push(dst);
+                adjacency.cost.push(w.cost);
+                adjacency.clearance.push(w.clearance);
+                adjacency.kind.push(w.kind);
+                let (a, b) = (
+                    adjacency
+                        .position
+                        .get(src as usize)
+                        .copied()
+                        .unwrap_or_default(),
+                    adjacency
+                        .position
+                        .get(dst as usize)
+                        .copied()
+                        .unwrap_or_default(),
+                );
+                let len = (b - a).length();
+                if len > 1e-6 {
+                    heuristic_scale = heuristic_scale.min(w.cost / len);
+                    if w.kind == EdgeKind::Walk {
+                        spacing = spacing.min(len);
+                    }
+                }
+            }
+        }
+        adjacency.offsets.push(adjacency.to.len() as u32);
+        let spacing = if spacing.is_finite() { spacing } else { 1.0 };
+        let boxes: Vec<(Vec2, Vec2)> = (0..bound)
+            .map(|i| {
+                let alive = adjacency.node_clearance.get(i).is_some_and(|c| *c >= 0.0);
+                let p = adjacency.position.get(i).copied().unwrap_or_default();
+                // Vacant slots go far outside (their cells clamp to the border; they are
+                // filtered out on lookup anyway).
+                if alive {
+                    (p, p)
+                } else {
+                    (Vec2::splat(f32::MAX), Vec2::splat(f32::MAX))
+                }
+            })
+            .collect();
+        let (lo, hi) = graph.node_weights().fold(
+            (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)),
+            |(lo, hi), n| (lo.min(n.position), hi.max(n.position)),
+        );
+        let (lo, hi) = if lo.x <= hi.x {
+            (lo, hi)
+        } else {
+            (Vec2::ZERO, Vec2::ONE)
+        };
+        let index = BucketGrid::build(lo, hi, spacing * 2.0, &boxes);
+        Ok(Self {
+            graph,
+            adjacency,
+            index,
+            spacing,
+            heuristic_scale: heuristic_scale.clamp(0.0, 1.0),
+        })
+    }
+
+    /// The petgraph graph.
+    pub fn graph(&self) -> &NavGraphStorage {
+        &self.graph
+    }
+
+    /// Gives the petgraph graph back, for editing; rebuild with [`NavGraph::from_graph`].
+    pub fn into_graph(self) -> NavGraphStorage {
+        self.graph
+    }
+
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    /// Number of (directed) edges.
+    pub fn edge_count(&self) -> usize {
+        self.graph.edge_count()
+    }
+
+    /// A node's data.
+    pub fn node(&self, id: NodeId) -> Option<&NavNode> {
+        self.graph.node_weight(id)
+    }
+
+    /// The shortest walk-edge length: the grid spacing for the built graphs.
+    pub fn spacing(&self) -> f32 {
+        self.spacing
+    }
+
+    /// The node nearest to `p`, through the spatial index (ties to the lower index).
+    pub fn nearest_node(&self, p: Vec2) -> Option<NodeId> {
+        self.nearest_node_where(p, f32::INFINITY, |_, _| true)
+    }
+
+    /// The node nearest to `p` within `max_distance` for which `accept` holds (ties to the
+    /// lower index). `accept` is only asked about nodes closer than the best one so far.
+    pub fn nearest_node_where(
+        &self,
+        p: Vec2,
+        max_distance: f32,
+        mut accept: impl FnMut(NodeId, &NavNode) -> bool,
+    ) -> Option<NodeId> {
+        if !p.is_finite() || !(max_distance >= 0.0) {
+            return None;
+        }
+        let mut best: Option<(f32, u32)> = None;
+        self.index.rings(
+            p,
+            &mut best,
+            |best, lower| lower <= max_distance && best.is_none_or(|(d, _)| lower <= d),
+            |best, i| {
+                let Some(node) = self.graph.node_weight(NodeIndex::new(i as usize)) else {
+                    return;
+                };
+                let d = (node.position - p).length();
+                let better = best.is_none_or(|(bd, bi)| d < bd || (d == bd && i < bi));
+                if d <= max_distance && better && accept(NodeIndex::new(i as usize), node) {
+                    *best = Some((d, i));
+                }
+            },
+        );
+        best.map(|(_, i)| NodeIndex::new(i as usize))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line_graph() -> NavGraphStorage {
+        let mut g = NavGraphStorage::default();
+        let ids: Vec<NodeId> = (0..5)
+            .map(|i| {
+                g.add_node(NavNode {
+                    position: Vec2::new(i as f32 * 2.0, 0.0),
+                    clearance: 1.0,
+                })
+            })
+            .collect();
+        for w in ids.windows(2) {
+            let e = NavEdge {
+                cost: 2.0,
+                clearance: 1.0,
+                kind: EdgeKind::Walk,
+            };
+            g.add_edge(w[0], w[1], e);
+            g.add_edge(w[1], w[0], e);
+        }
+        g
+    }
+
+    #[test]
+    fn validation_and_nearest() {
+        let nav = NavGraph::from_graph(line_graph()).unwrap();
+        assert_eq!(nav.node_count(), 5);
+        assert_eq!(nav.spacing(), 2.0);
+        assert_eq!(
+            nav.nearest_node(Vec2::new(4.6, 3.0)),
+            Some(NodeIndex::new(2))
+        );
+        assert_eq!(
+            nav.nearest_node(Vec2::new(100.0, 0.0)),
+            Some(NodeIndex::new(4))
+        );
+        // Tie between nodes 1 and 2: the lower index.
+        assert_eq!(
+            nav.nearest_node(Vec2::new(3.0, 0.0)),
+            Some(NodeIndex::new(1))
+        );
+        let far = nav.nearest_node_where(Vec2::ZERO, 10.0, |id, _| id.index() >= 3);
+        assert_eq!(far, Some(NodeIndex::new(3)));
+        assert_eq!(
+            nav.nearest_node_where(Vec2::ZERO, 5.0, |id, _| id.index() >= 3),
+            None
+        );
+
+        let mut bad = line_graph();
+        bad.add_node(NavNode {
+            position: Vec2::new(f32::NAN, 0.0),
+            clearance: 1.0,
+        });
+        assert!(NavGraph::from_graph(bad).is_err());
+    }
+
+    #[test]
+    fn removed_nodes_are_skipped() {
+        let mut g = line_graph();
+        g.remove_node(NodeIndex::new(2));
+        let nav = NavGraph::from_graph(g).unwrap();
+        assert_eq!(
+            nav.nearest_node(Vec2::new(4.0, 0.0)),
+            Some(NodeIndex::new(1))
+        );
+    }
+
+    #[test]
+    fn ron_round_trip() {
+        let nav = NavGraph::from_graph(line_graph()).unwrap();
+        let text = ron::to_string(&nav).unwrap();
+        let back: NavGraph = ron::from_str(&text).unwrap();
+        assert_eq!(back.node_count(), 5);
+        assert_eq!(back.edge_count(), 8);
+        assert_eq!(
+            back.nearest_node(Vec2::new(7.0, 1.0)),
+            Some(NodeIndex::new(3))
+        );
+    }
+}

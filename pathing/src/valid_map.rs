@@ -1,0 +1,512 @@
+//! The validated map and the geometric queries the formation layer and the graph builders run on
+//! it: blocked points, line of sight, clearance, pushing points out of obstacles.
+//!
+//! All shape tests go through a broad phase built once at validation: a uniform bucket grid of
+//! shape indices (circles, polygons, walls and gaps by bounding box). A query only looks at the
+//! shapes listed in the cells it touches.
+
+use cohort_steering::geometry::closest_point_on_segment;
+use cohort_steering::ops;
+use glam::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::broad_phase::BucketGrid;
+use crate::cover::CoverPoint;
+use crate::error::PathingError;
+use crate::map::Map;
+use crate::polygon::{self, segment_ring, segment_segment};
+
+/// Distances below this count as contact: a zero-radius segment touching a shape is blocked.
+pub(crate) const CONTACT_EPS: f32 = 1e-5;
+
+/// The distance a query radius must keep from every shape (never below [`CONTACT_EPS`]).
+#[inline]
+pub(crate) fn contact(radius: f32) -> f32 {
+    radius.max(CONTACT_EPS)
+}
+
+/// One shape of the broad phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    Circle(u32),
+    Polygon(u32),
+    Wall(u32),
+    Gap(u32),
+}
+
+/// The narrowest point found by a clearance query: how far the nearest obstacle is, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Clearance {
+    /// Distance to the nearest obstacle, wall, gap or bounds edge (0 when touching or inside).
+    pub distance: f32,
+    /// The point (of the queried segment) where that distance is reached.
+    pub position: Vec2,
+}
+
+/// A [`Map`] that passed validation, with its broad phase and its cover points (authored and
+/// generated). Serializes as the [`Map`] it came from.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(into = "Map", try_from = "Map")]
+pub struct ValidMap {
+    map: Map,
+    shapes: Vec<Shape>,
+    grid: BucketGrid,
+    pub(crate) cover: Vec<CoverPoint>,
+    pub(crate) cover_grid: BucketGrid,
+}
+
+impl From<ValidMap> for Map {
+    fn from(v: ValidMap) -> Self {
+        v.map
+    }
+}
+
+impl TryFrom<Map> for ValidMap {
+    type Error = PathingError;
+    fn try_from(m: Map) -> Result<Self, PathingError> {
+        m.validate()
+    }
+}
+
+impl ValidMap {
+    /// Builds the broad phase and the cover points of a checked map.
+    pub(crate) fn build(map: Map) -> Self {
+        let mut shapes = Vec::new();
+        let mut boxes = Vec::new();
+        for (i, c) in map.circles.iter().enumerate() {
+            shapes.push(Shape::Circle(i as u32));
+            boxes.push((c.center - c.radius, c.center + c.radius));
+        }
+        for (i, p) in map.polygons.iter().enumerate() {
+            shapes.push(Shape::Polygon(i as u32));
+            boxes.push(polygon::aabb(&p.points));
+        }
+        for (i, w) in map.walls.iter().enumerate() {
+            shapes.push(Shape::Wall(i as u32));
+            boxes.push((w.from.min(w.to), w.from.max(w.to)));
+        }
+        for (i, g) in map.gaps.iter().enumerate() {
+            shapes.push(Shape::Gap(i as u32));
+            boxes.push(polygon::aabb(&g.points));
+        }
+        // About one shape per cell on average, at least 1/256 of the map on a side.
+        let extent = map.max - map.min;
+        let cell = (extent.x * extent.y / shapes.len().max(1) as f32)
+            .sqrt()
+            .clamp(extent.max_element() / 256.0, extent.max_element());
+        let grid = BucketGrid::build(map.min, map.max, cell, &boxes);
+        let mut valid = Self {
+            map,
+            shapes,
+            grid,
+            cover: Vec::new(),
+            cover_grid: BucketGrid::default(),
+        };
+        valid.cover = crate::cover::collect(&valid);
+        let points: Vec<(Vec2, Vec2)> = valid
+            .cover
+            .iter()
+            .map(|c| (c.position, c.position))
+            .collect();
+        valid.cover_grid = BucketGrid::build(valid.map.min, valid.map.max, cell, &points);
+        valid
+    }
+
+    /// The authored map.
+    pub fn map(&self) -> &Map {
+        &self.map
+    }
+
+    /// The world bounds `(min, max)`.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        (self.map.min, self.map.max)
+    }
+
+    /// Distance from `p` to the nearest bounds edge (negative outside).
+    fn bounds_distance(&self, p: Vec2) -> f32 {
+        (p - self.map.min).min(self.map.max - p).min_element()
+    }
+
+    /// Signed distance from `p` to a shape (negative inside; walls have no inside).
+    fn shape_distance(&self, s: u32, p: Vec2) -> f32 {
+        match self.shapes.get(s as usize) {
+            Some(Shape::Circle(i)) => self
+                .map
+                .circles
+                .get(*i as usize)
+                .map_or(f32::INFINITY, |c| c.signed_distance(p)),
+            Some(Shape::Polygon(i)) => self
+                .map
+                .polygons
+                .get(*i as usize)
+                .map_or(f32::INFINITY, |g| g.signed_distance(p)),
+            Some(Shape::Wall(i)) => self
+                .map
+                .walls
+                .get(*i as usize)
+                .map_or(f32::INFINITY, |w| (w.closest_point(p) - p).length()),
+            Some(Shape::Gap(i)) => self
+                .map
+                .gaps
+                .get(*i as usize)
+                .map_or(f32::INFINITY, |g| polygon::signed_distance(&g.points, p)),
+            None => f32::INFINITY,
+        }
+    }
+
+    /// Distance from the segment `a`–`b` to a shape (0 when touching or entering it) and the
+    /// point of the segment where it is reached.
+    fn shape_segment_distance(&self, s: u32, a: Vec2, b: Vec2) -> (f32, Vec2) {
+        let far = (f32::INFINITY, a);
+        match self.shapes.get(s as usize) {
+            Some(Shape::Circle(i)) => self.map.circles.get(*i as usize).map_or(far, |c| {
+                let q = closest_point_on_segment(c.center, a, b);
+                (((q - c.center).length() - c.radius).max(0.0), q)
+            }),
+            Some(Shape::Polygon(i)) => self
+                .map
+                .polygons
+                .get(*i as usize)
+                .map_or(far, |g| segment_ring(&g.points, a, b)),
+            Some(Shape::Wall(i)) => self
+                .map
+                .walls
+                .get(*i as usize)
+                .map_or(far, |w| segment_segment(a, b, w.from, w.to)),
+            Some(Shape::Gap(i)) => self
+                .map
+                .gaps
+                .get(*i as usize)
+                .map_or(far, |g| segment_ring(&g.points, a, b)),
+            None => far,
+        }
+    }
+
+    fn is_gap(&self, s: u32) -> bool {
+        matches!(self.shapes.get(s as usize), Some(Shape::Gap(_)))
+    }
+
+    /// Whether a disc of `radius` at `p` overlaps an obstacle, a wall, a gap or the outside of
+    /// the bounds. Non-finite input is blocked.
+    pub fn is_blocked(&self, p: Vec2, radius: f32) -> bool {
+        let c = contact(radius);
+        if !p.is_finite() || !radius.is_finite() || self.bounds_distance(p) < c {
+            return true;
+        }
+        self.grid
+            .any_in_box(p - c, p + c, |s| self.shape_distance(s, p) < c)
+    }
+
+    /// Whether a disc of `radius` can sweep from `a` to `b`: the segment stays at least `radius`
+    /// from every obstacle, wall and gap (it does not cross a wall) and inside the bounds.
+    pub fn line_of_sight(&self, a: Vec2, b: Vec2, radius: f32) -> bool {
+        self.sweep_clear(a, b, radius, true)
+    }
+
+    /// Like [`ValidMap::line_of_sight`] but gaps do not block: the segment may fly over a gap.
+    pub fn line_of_sight_over_gaps(&self, a: Vec2, b: Vec2, radius: f32) -> bool {
+        self.sweep_clear(a, b, radius, false)
+    }
+
+    fn sweep_clear(&self, a: Vec2, b: Vec2, radius: f32, gaps: bool) -> bool {
+        let c = contact(radius);
+        if !a.is_finite() || !b.is_finite() || !radius.is_finite() {
+            return false;
+        }
+        if self.bounds_distance(a) < c || self.bounds_distance(b) < c {
+            return false;
+        }
+        !self.grid.any_near_segment(a, b, c, |s| {
+            (gaps || !self.is_gap(s)) && self.shape_segment_distance(s, a, b).0 < c
+        })
+    }
+
+    /// Whether `a` can see `b`: no obstacle or wall touches the segment (gaps and bounds do not
+    /// block sight). Used for cover.
+    pub fn sight_clear(&self, a: Vec2, b: Vec2) -> bool {
+        if !a.is_finite() || !b.is_finite() {
+            return false;
+        }
+        !self.grid.any_near_segment(a, b, CONTACT_EPS, |s| {
+            !self.is_gap(s) && self.shape_segment_distance(s, a, b).0 < CONTACT_EPS
+        })
+    }
+
+    /// Distance from `p` to the nearest obstacle, wall, gap or bounds edge; 0 inside one.
+    pub fn clearance_at(&self, p: Vec2) -> f32 {
+        self.clearance_capped(p, f32::INFINITY)
+    }
+
+    /// [`ValidMap::clearance_at`], but stops looking farther than `cap` (returning `cap`): the
+    /// cheap form when only "at least `cap`" matters.
+    pub fn clearance_capped(&self, p: Vec2, cap: f32) -> f32 {
+        if !p.is_finite() {
+            return 0.0;
+        }
+        let mut best = self.bounds_distance(p).min(cap);
+        if best <= 0.0 {
+            return 0.0;
+        }
+        self.grid.rings(
+            p,
+            &mut best,
+            |best, lower| lower < *best,
+            |best, s| {
+                let d = self.shape_distance(s, p);
+                if d < *best {
+                    *best = d.max(0.0);
+                }
+            },
+        );
+        best
+    }
+
+    /// The smallest clearance along the segment `a`–`b` and where it is reached, looking no
+    /// farther than `cap` (the result is at most `cap`).
+    pub fn segment_clearance(&self, a: Vec2, b: Vec2, cap: f32) -> Clearance {
+        let (da, db) = (self.bounds_distance(a), self.bounds_distance(b));
+        let mut best = if da <= db {
+            Clearance {
+                distance: da,
+                position: a,
+            }
+        } else {
+            Clearance {
+                distance: db,
+                position: b,
+            }
+        };
+        if !a.is_finite() || !b.is_finite() || best.distance <= 0.0 {
+            return Clearance {
+                distance: 0.0,
+                position: best.position,
+            };
+        }
+        if cap < best.distance {
+            best.distance = cap.max(0.0);
+        }
+        let pad = best.distance;
+        self.grid.any_near_segment(a, b, pad, |s| {
+            let (d, q) = self.shape_segment_distance(s, a, b);
+            if d < best.distance {
+                best = Clearance {
+                    distance: d,
+                    position: q,
+                };
+            }
+            best.distance <= 0.0
+        });
+        best
+    }
+
+    /// The index of a gap containing `p`, if any (the lowest index when several overlap).
+    pub fn gap_at(&self, p: Vec2) -> Option<usize> {
+        let mut found: Option<usize> = None;
+        self.grid.any_in_box(p, p, |s| {
+            if let Some(Shape::Gap(i)) = self.shapes.get(s as usize) {
+                let inside = self
+                    .map
+                    .gaps
+                    .get(*i as usize)
+                    .is_some_and(|g| polygon::contains(&g.points, p));
+                if inside && found.is_none_or(|f| (*i as usize) < f) {
+                    found = Some(*i as usize);
+                }
+            }
+            false
+        });
+        found
+    }
+
+    /// The nearest point to `p` where a disc of `radius` is free ([`ValidMap::is_blocked`] is
+    /// false): `p` itself when it already is. Pushes out of the overlapping shapes first, then
+    /// searches rings of growing radius. `None` when no free point exists in the bounds.
+    pub fn nearest_free_point(&self, p: Vec2, radius: f32) -> Option<Vec2> {
+        if !p.is_finite() || !radius.is_finite() || radius < 0.0 {
+            return None;
+        }
+        let c = contact(radius);
+        let (lo, hi) = (self.map.min + c * 1.001, self.map.max - c * 1.001);
+        if lo.x > hi.x || lo.y > hi.y {
+            return None;
+        }
+        let mut q = p.clamp(lo, hi);
+        for _ in 0..8 {
+            if !self.is_blocked(q, radius) {
+                return Some(q);
+            }
+            // The deepest overlapping shape pushes the point out along its gradient.
+            let mut deepest: Option<(f32, u32)> = None;
+            self.grid.any_in_box(q - c, q + c, |s| {
+                let d = self.shape_distance(s, q);
+                if d < c && deepest.is_none_or(|(bd, _)| d < bd) {
+                    deepest = Some((d, s));
+                }
+                false
+            });
+            let Some((_, s)) = deepest else { break };
+            let Some(pushed) = self.push_out(s, q, c * 1.001 + 1e-4) else {
+                break;
+            };
+            q = pushed.clamp(lo, hi);
+        }
+        self.ring_search(p.clamp(lo, hi), radius)
+    }
+
+    /// Where a point overlapping shape `s` goes when pushed to `gap` outside its surface.
+    fn push_out(&self, s: u32, q: Vec2, gap: f32) -> Option<Vec2> {
+        match self.shapes.get(s as usize)? {
+            Shape::Circle(i) => {
+                let circle = self.map.circles.get(*i as usize)?;
+                let dir = (q - circle.center).try_normalize().unwrap_or(Vec2::X);
+                Some(circle.center + dir * (circle.radius + gap))
+            }
+            Shape::Polygon(i) | Shape::Gap(i) => {
+                let points = match self.shapes.get(s as usize)? {
+                    Shape::Gap(_) => &self.map.gaps.get(*i as usize)?.points,
+                    _ => &self.map.polygons.get(*i as usize)?.points,
+                };
+                let edge = polygon::closest_boundary_point(points, q);
+                let out = if polygon::contains(points, q) {
+                    edge - q
+                } else {
+                    q - edge
+                };
+                Some(edge + out.try_normalize()? * gap)
+            }
+            Shape::Wall(i) => {
+                let wall = self.map.walls.get(*i as usize)?;
+                let edge = wall.closest_point(q);
+                let dir = (q - edge).try_normalize().unwrap_or(wall.normal);
+                Some(edge + dir * gap)
+            }
+        }
+    }
+
+    /// Samples rings around `p` (growing radius, more samples on larger rings) for a free point.
+    fn ring_search(&self, p: Vec2, radius: f32) -> Option<Vec2> {
+        let extent = (self.map.max - self.map.min).length();
+        let step = (contact(radius) * 0.5)
+            .max(self.grid.cell_size() * 0.25)
+            .max(extent / 1024.0);
+        let mut samples = 0usize;
+        let mut k = 1usize;
+        while k as f32 * step <= extent && samples < 40_000 {
+            let r = k as f32 * step;
+            let n = 8 + 4 * k;
+            for j in 0..n {
+                let dir = ops::from_angle(core::f32::consts::TAU * j as f32 / n as f32);
+                let q = p + dir * r;
+                if !self.is_blocked(q, radius) {
+                    return Some(q);
+                }
+            }
+            samples += n;
+            k = if samples > 4_000 { k * 2 } else { k + 1 };
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gap::JumpableGap;
+    use crate::polygon::PolygonObstacle;
+    use cohort_steering::{CircleObstacle, Wall};
+
+    fn test_map() -> ValidMap {
+        let mut m = Map::with_bounds(Vec2::ZERO, Vec2::new(40.0, 20.0));
+        m.circles
+            .push(CircleObstacle::new(Vec2::new(10.0, 10.0), 2.0).unwrap());
+        m.polygons
+            .push(PolygonObstacle::rectangle(Vec2::new(20.0, 5.0), Vec2::new(24.0, 15.0)).unwrap());
+        m.walls
+            .push(Wall::new(Vec2::new(30.0, 0.0), Vec2::new(30.0, 12.0)).unwrap());
+        m.gaps.push(JumpableGap {
+            points: vec![
+                Vec2::new(34.0, 0.0),
+                Vec2::new(36.0, 0.0),
+                Vec2::new(36.0, 20.0),
+                Vec2::new(34.0, 20.0),
+            ],
+        });
+        m.validate().unwrap()
+    }
+
+    #[test]
+    fn blocked_points() {
+        let m = test_map();
+        assert!(m.is_blocked(Vec2::new(10.0, 10.0), 0.0));
+        assert!(!m.is_blocked(Vec2::new(10.0, 13.0), 0.5));
+        assert!(m.is_blocked(Vec2::new(10.0, 13.0), 1.5));
+        assert!(m.is_blocked(Vec2::new(22.0, 10.0), 0.0));
+        assert!(m.is_blocked(Vec2::new(30.2, 5.0), 0.5));
+        assert!(!m.is_blocked(Vec2::new(30.2, 13.0), 0.5));
+        assert!(m.is_blocked(Vec2::new(35.0, 5.0), 0.0));
+        assert!(m.is_blocked(Vec2::new(0.2, 5.0), 0.5));
+        assert!(m.is_blocked(Vec2::new(-1.0, 5.0), 0.0));
+        assert!(m.is_blocked(Vec2::new(f32::NAN, 5.0), 0.0));
+    }
+
+    #[test]
+    fn sight_lines() {
+        let m = test_map();
+        // Straight through the circle.
+        assert!(!m.line_of_sight(Vec2::new(2.0, 10.0), Vec2::new(16.0, 10.0), 0.0));
+        // Passing 3 above its centre: clear for radius 0.5, not for 1.5.
+        let (a, b) = (Vec2::new(2.0, 13.0), Vec2::new(16.0, 13.0));
+        assert!(m.line_of_sight(a, b, 0.5));
+        assert!(!m.line_of_sight(a, b, 1.5));
+        // A zero-radius ray crossing the thin wall is blocked.
+        assert!(!m.line_of_sight(Vec2::new(28.0, 5.0), Vec2::new(32.0, 5.0), 0.0));
+        assert!(m.line_of_sight(Vec2::new(28.0, 15.0), Vec2::new(32.0, 15.0), 0.5));
+        // Gaps block walking, not flying or seeing.
+        let (a, b) = (Vec2::new(32.0, 15.0), Vec2::new(38.0, 15.0));
+        assert!(!m.line_of_sight(a, b, 0.0));
+        assert!(m.line_of_sight_over_gaps(a, b, 0.0));
+        assert!(m.sight_clear(a, b));
+        assert!(!m.sight_clear(Vec2::new(16.0, 10.0), Vec2::new(28.0, 10.0)));
+    }
+
+    #[test]
+    fn clearance_values() {
+        let m = test_map();
+        // 3 from the circle edge, 5 from the bottom.
+        let expected = Vec2::new(5.0, -2.0).length() - 2.0;
+        assert!((m.clearance_at(Vec2::new(15.0, 8.0)) - expected).abs() < 1e-4);
+        assert!((m.clearance_at(Vec2::new(10.0, 15.0)) - 3.0).abs() < 1e-4);
+        assert!((m.clearance_at(Vec2::new(27.0, 10.0)) - 3.0).abs() < 1e-4);
+        assert_eq!(m.clearance_at(Vec2::new(10.0, 10.0)), 0.0);
+        assert!((m.clearance_capped(Vec2::new(10.0, 16.0), 1.0) - 1.0).abs() < 1e-6);
+        let c = m.segment_clearance(Vec2::new(4.0, 14.0), Vec2::new(16.0, 14.0), 10.0);
+        assert!((c.distance - 2.0).abs() < 1e-4);
+        assert!((c.position - Vec2::new(10.0, 14.0)).length() < 1e-3);
+    }
+
+    #[test]
+    fn free_points_leave_obstacles() {
+        let m = test_map();
+        let p = m.nearest_free_point(Vec2::new(10.5, 10.0), 0.5).unwrap();
+        assert!(!m.is_blocked(p, 0.5));
+        assert!((p - Vec2::new(12.5, 10.0)).length() < 0.01, "{p}");
+        let q = m.nearest_free_point(Vec2::new(21.5, 9.0), 0.5).unwrap();
+        assert!(!m.is_blocked(q, 0.5));
+        assert!((q - Vec2::new(19.5, 9.0)).length() < 0.01, "{q}");
+        let free = Vec2::new(5.0, 5.0);
+        assert_eq!(m.nearest_free_point(free, 0.5), Some(free));
+        let outside = m.nearest_free_point(Vec2::new(-5.0, 5.0), 0.5).unwrap();
+        assert!(!m.is_blocked(outside, 0.5));
+        assert_eq!(m.gap_at(Vec2::new(35.0, 3.0)), Some(0));
+        assert_eq!(m.gap_at(Vec2::new(33.0, 3.0)), None);
+    }
+
+    #[test]
+    fn serializes_as_the_map() {
+        let m = test_map();
+        let text = ron::to_string(&m).unwrap();
+        let back: ValidMap = ron::from_str(&text).unwrap();
+        assert_eq!(back.map(), m.map());
+        assert!(ron::from_str::<ValidMap>("(min: (0.0, 0.0), max: (0.0, 0.0))").is_err());
+    }
+}
