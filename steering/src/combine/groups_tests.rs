@@ -4,6 +4,9 @@ use super::*;
 use crate::vector::truncate;
 use core::cell::Cell;
 
+/// A behaviour inside a test group: a weight and a closure.
+type Entry<'a> = (f32, &'a dyn Fn() -> Vec2);
+
 fn close(a: Vec2, b: Vec2) -> bool {
     (a - b).length() < 1e-5
 }
@@ -16,7 +19,7 @@ fn first_group_above_threshold_wins_and_later_groups_are_lazy() {
         Vec2::X
     };
     // Group 1 cancels out (equilibrium), group 2 blends to (3, 4) → truncated to (1.8, 2.4).
-    let groups: [&[(f32, &dyn Fn() -> Vec2)]; 3] = [
+    let groups: [&[Entry]; 3] = [
         &[
             (1.0, &|| Vec2::new(2.0, 0.0)),
             (1.0, &|| Vec2::new(-2.0, 0.0)),
@@ -34,7 +37,7 @@ fn first_group_above_threshold_wins_and_later_groups_are_lazy() {
     let f = priority_groups(groups.iter().map(|g| g.iter().copied()), 10.0, 3.0);
     assert_eq!(f, Vec2::X);
     assert_eq!(later.get(), 1);
-    let none: [&[(f32, fn() -> Vec2)]; 0] = [];
+    let none: [&[Entry]; 0] = [];
     assert_eq!(
         priority_groups(none.iter().map(|g| g.iter().copied()), 0.1, 3.0),
         Vec2::ZERO
