@@ -298,4 +298,26 @@ mod tests {
             assert!(acc.total().length() <= 3.0 + 1e-5);
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn total_stays_within_budget(
+            max in 0.0f32..20.0,
+            forces in proptest::collection::vec((-50.0f32..50.0, -50.0f32..50.0, -3.0f32..3.0), 0..8),
+        ) {
+            for rule in [BudgetRule::Magnitude, BudgetRule::Circle] {
+                let mut acc = ForceAccumulator::with_rule(max, rule);
+                for &(x, y, w) in &forces {
+                    let before = acc.total();
+                    let open = !acc.is_spent();
+                    acc.add_weighted(w, Vec2::new(x, y));
+                    proptest::prop_assert!(acc.total().is_finite());
+                    proptest::prop_assert!(acc.total().length() <= max * (1.0 + 1e-5) + 1e-6);
+                    if !open {
+                        proptest::prop_assert_eq!(acc.total(), before);
+                    }
+                }
+            }
+        }
+    }
 }
