@@ -33,7 +33,7 @@ impl SimRng {
     #[inline]
     pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
         let r = self.next_f32();
-        if !(hi > lo) || !(hi - lo).is_finite() {
+        if hi.is_nan() || lo.is_nan() || hi <= lo || !(hi - lo).is_finite() {
             return if lo.is_finite() { lo } else { 0.0 };
         }
         lo + (hi - lo) * r

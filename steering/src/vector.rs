@@ -6,7 +6,7 @@ use glam::Vec2;
 /// non-finite `v` gives zero).
 #[inline]
 pub fn truncate(v: Vec2, max: f32) -> Vec2 {
-    if !(max > 0.0) || !v.is_finite() {
+    if max.is_nan() || max <= 0.0 || !v.is_finite() {
         return Vec2::ZERO;
     }
     let len_sq = v.length_squared();
