@@ -148,7 +148,7 @@ pub fn drift_corrected_anchor(
 /// Speed factor in `[min_factor, 1]` from how far members lag behind their slots: 1 while the
 /// mean lag is within `tolerance`, falling linearly to `min_factor` at `tolerance + range`.
 pub fn lag_speed_factor(mean_lag: f32, tolerance: f32, range: f32, min_factor: f32) -> f32 {
-    if !mean_lag.is_finite() || !(range > 0.0) {
+    if !mean_lag.is_finite() || range.is_nan() || range <= 0.0 {
         return 1.0;
     }
     let over = (mean_lag - tolerance).max(0.0);

@@ -1,9 +1,18 @@
 #![doc = include_str!("../README.md")]
 
 pub mod anchor;
+pub mod assignment;
+pub mod emergent;
 pub mod error;
+pub mod formation;
 pub mod ids;
+pub mod order;
+pub mod pattern;
+pub mod world;
 
 pub use anchor::{AnchorMode, AnchorPoint};
 pub use error::WorldError;
+pub use formation::{Formation, FormationSettings, FormationSpec, Member, Motion, SlotTarget};
+pub use order::Order;
+pub use world::{Unit, World, WorldSettings};
 pub use ids::{FormationId, UnitId};

@@ -1,0 +1,221 @@
+//! A formation: a pattern, its members, its anchor and where it is going.
+
+use cohort_steering::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::anchor::{AnchorMode, AnchorPoint};
+use crate::ids::{FormationId, UnitId};
+use crate::pattern::{Pattern, Role, Slot, ValidPattern};
+
+/// A member of a formation: a unit, or a whole sub-formation occupying one slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Member {
+    /// A single unit.
+    Unit(UnitId),
+    /// A child formation; its anchor steers to the slot.
+    Formation(FormationId),
+}
+
+/// Where a member should be this tick: a slot's world position, its velocity (the anchor's)
+/// and facing.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SlotTarget {
+    /// World position of the slot.
+    pub position: Vec2,
+    /// Velocity of the slot (fed forward so members keep pace without lagging).
+    pub velocity: Vec2,
+    /// Unit facing of the slot.
+    pub facing: Vec2,
+}
+
+/// Tunable behaviour of one formation (plain data, with defaults that work).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FormationSettings {
+    /// How the anchor is driven.
+    pub anchor_mode: AnchorMode,
+    /// Look-ahead `k_offset` of `p_anchor = p_c + k_offset · v_c`, in seconds.
+    pub k_offset: f32,
+    /// Formation cruise speed as a fraction of its slowest member's top speed (members need
+    /// headroom to catch up with their slots).
+    pub speed_fraction: f32,
+    /// Move at a fixed half of the slowest member's speed instead of moderating by lag
+    /// (Millington's option A).
+    pub fixed_half_speed: bool,
+    /// Mean lag (distance from members to slots) tolerated before the anchor slows down.
+    pub lag_tolerance: f32,
+    /// Lag beyond the tolerance at which the anchor reaches its minimum speed factor.
+    pub lag_range: f32,
+    /// Lowest speed factor the lag moderation applies.
+    pub min_speed_factor: f32,
+    /// How far the anchor may run ahead of `p_c + k_offset · v_c` before it is held back.
+    pub leash: f32,
+    /// Largest turn rate of the anchor, radians per second.
+    pub turn_rate: f32,
+    /// The anchor is at its goal within this distance.
+    pub arrival_radius: f32,
+    /// Switch to a column where the path is narrower than the pattern.
+    pub column_in_narrows: bool,
+}
+
+impl Default for FormationSettings {
+    fn default() -> Self {
+        Self {
+            anchor_mode: AnchorMode::PseudoCharacter,
+            k_offset: 0.5,
+            speed_fraction: 0.75,
+            fixed_half_speed: false,
+            lag_tolerance: 1.0,
+            lag_range: 3.0,
+            min_speed_factor: 0.15,
+            leash: 2.0,
+            turn_rate: 1.2,
+            arrival_radius: 0.25,
+            column_in_narrows: true,
+        }
+    }
+}
+
+/// What a formation is doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Motion {
+    /// Holding position (drift-corrected anchor).
+    #[default]
+    Holding,
+    /// Following its path.
+    Moving,
+    /// Turning in place to a new facing.
+    Turning,
+    /// Members run to their final slots at their own speed (a move with `at_slowest: false`).
+    Loose,
+}
+
+/// The authoring description of a formation, used to create one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FormationSpec {
+    /// A name for people (`"1st squad"`).
+    pub name: String,
+    /// The pattern.
+    pub pattern: Pattern,
+    /// The role this formation asks for in its parent's pattern.
+    pub role: Role,
+    /// Tuning.
+    pub settings: FormationSettings,
+}
+
+impl Default for FormationSpec {
+    fn default() -> Self {
+        Self {
+            name: String::from("formation"),
+            pattern: Pattern::default(),
+            role: Role::Any,
+            settings: FormationSettings::default(),
+        }
+    }
+}
+
+/// A formation in a [`crate::World`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Formation {
+    /// A name for people.
+    pub name: String,
+    /// The formation whose slot this one occupies, if any.
+    pub parent: Option<FormationId>,
+    /// Members in slot order: `members[i]` occupies `slots[i]`.
+    pub members: Vec<Member>,
+    /// The role this formation asks for in its parent's pattern.
+    pub role: Role,
+    /// Tuning.
+    pub settings: FormationSettings,
+    /// The anchor pseudo-character.
+    pub anchor: AnchorPoint,
+    /// What it is doing.
+    pub motion: Motion,
+    /// The path the anchor follows (world points; the first is where it started).
+    pub path: Vec<Vec2>,
+    /// Clearance at each path point (same length as `path`).
+    pub path_clearance: Vec<f32>,
+    /// Index of the path point the anchor is heading for.
+    pub path_index: usize,
+    /// The goal of the current move.
+    pub goal: Option<Vec2>,
+    /// Facing wanted at the goal.
+    pub goal_facing: Option<Vec2>,
+    /// For a child formation: its slot in the parent this tick.
+    pub target: Option<SlotTarget>,
+    /// The current speed factor from lag moderation (1 = full cruise speed).
+    pub speed_factor: f32,
+    /// Mean distance of members from their slots last tick.
+    pub mean_lag: f32,
+    /// Whether the formation is in its narrow-passage column.
+    pub in_column: bool,
+    /// Slowest top speed in the formation's subtree (updated every tick).
+    pub slowest_speed: f32,
+    /// Weakest acceleration (max force / mass) in the subtree (updated every tick).
+    pub weakest_accel: f32,
+    pub(crate) pattern: ValidPattern,
+    pub(crate) base_pattern: ValidPattern,
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) needs_assignment: bool,
+}
+
+impl Formation {
+    pub(crate) fn new(
+        name: String,
+        pattern: ValidPattern,
+        role: Role,
+        settings: FormationSettings,
+        anchor: AnchorPoint,
+    ) -> Self {
+        Self {
+            name,
+            parent: None,
+            members: Vec::new(),
+            role,
+            settings,
+            anchor,
+            motion: Motion::Holding,
+            path: Vec::new(),
+            path_clearance: Vec::new(),
+            path_index: 0,
+            goal: None,
+            goal_facing: None,
+            target: None,
+            speed_factor: 1.0,
+            mean_lag: 0.0,
+            in_column: false,
+            slowest_speed: 0.0,
+            weakest_accel: 0.0,
+            base_pattern: pattern.clone(),
+            pattern,
+            slots: Vec::new(),
+            needs_assignment: true,
+        }
+    }
+
+    /// The pattern currently laid out (the column while in a narrow passage).
+    pub fn pattern(&self) -> &ValidPattern {
+        &self.pattern
+    }
+
+    /// The pattern the formation returns to after a narrow passage.
+    pub fn base_pattern(&self) -> &ValidPattern {
+        &self.base_pattern
+    }
+
+    /// The laid-out slots, in member order.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    /// World position of slot `i` this tick.
+    pub fn slot_world_position(&self, i: usize) -> Option<Vec2> {
+        self.slots.get(i).map(|s| self.anchor.slot_position(s.offset))
+    }
+
+    /// Whether the formation has stopped at its goal (or was never moved).
+    pub fn is_holding(&self) -> bool {
+        self.motion == Motion::Holding
+    }
+}

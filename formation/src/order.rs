@@ -1,0 +1,53 @@
+//! The order vocabulary shared by scenario timelines, the runner and the viewer.
+
+use cohort_steering::Vec2;
+use serde::{Deserialize, Serialize};
+
+use crate::pattern::Pattern;
+
+/// An order given to a formation. Orders can arrive at any tick, including mid-move; the
+/// formation goes on from where it is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Order {
+    /// Move the formation's anchor to `goal` along a path, arriving facing `facing` (or the
+    /// direction of travel), optionally changing pattern first.
+    MoveTo {
+        /// Where the anchor should end.
+        goal: Vec2,
+        /// Final facing; `None` keeps the direction of the last path leg.
+        #[serde(default)]
+        facing: Option<Vec2>,
+        /// A new pattern for the move; `None` keeps the current one.
+        #[serde(default)]
+        pattern: Option<Pattern>,
+        /// `true` (the default): the formation moves as one at the pace its slowest member
+        /// can keep, holding the arrangement. `false`: every member runs at its own top speed
+        /// to its final slot, and the arrangement forms at the goal.
+        #[serde(default = "yes")]
+        at_slowest: bool,
+    },
+    /// Lay the formation out in another pattern (members are reassigned to the new slots).
+    ChangePattern(Pattern),
+    /// Turn in place to face a direction.
+    Face(Vec2),
+    /// Stop where the formation is; it holds position without drifting or spinning.
+    Halt,
+    /// Drop the current order; same as `Halt` for a moving formation.
+    Cancel,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Order {
+    /// A plain move to `goal`, keeping pattern and arrangement.
+    pub fn move_to(goal: Vec2) -> Self {
+        Order::MoveTo {
+            goal,
+            facing: None,
+            pattern: None,
+            at_slowest: true,
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! Building and changing a world: units, formations, membership and orders.
+
+use cohort_pathing::{Map, NavGraph};
+use cohort_steering::{Body, SimRng, Vec2, locomotion::HeadingSmoother};
+use slotmap::SlotMap;
+
+use super::{MAX_UNITS, Scratch, Terrain, Unit, World, WorldSettings};
+use crate::anchor::AnchorPoint;
+use crate::error::WorldError;
+use crate::formation::{Formation, FormationSpec, Member, Motion};
+use crate::ids::{FormationId, UnitId};
+use crate::order::Order;
+use crate::pattern::Role;
+
+impl World {
+    /// A world on `map`, with a navigation graph built from it, seeded with `seed`.
+    pub fn new(map: Map, settings: WorldSettings, seed: u64) -> Result<Self, WorldError> {
+        let terrain = Terrain::new(map)?;
+        Ok(Self {
+            units: SlotMap::with_key(),
+            formations: SlotMap::with_key(),
+            terrain,
+            rng: SimRng::seed_from(seed),
+            tick: 0,
+            settings,
+            pending: Vec::new(),
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// Replaces the navigation graph (for example after the map changed). Moving formations
+    /// re-plan their paths from where they are.
+    pub fn set_navgraph(&mut self, graph: NavGraph) {
+        self.terrain.set_navgraph(graph);
+        let moving: Vec<(FormationId, Vec2)> = self
+            .formations
+            .iter()
+            .filter(|(_, f)| f.motion == Motion::Moving && f.parent.is_none())
+            .filter_map(|(id, f)| f.goal.map(|g| (id, g)))
+            .collect();
+        for (id, goal) in moving {
+            self.plan_move(id, goal);
+        }
+    }
+
+    /// Adds a free unit (validated body). Its position is pushed out of any obstacle it was
+    /// placed inside.
+    pub fn add_unit(&mut self, body: Body) -> Result<UnitId, WorldError> {
+        self.add_unit_with_role(body, Role::Any)
+    }
+
+    /// Adds a free unit that asks for `role` in the formation it joins.
+    pub fn add_unit_with_role(&mut self, mut body: Body, role: Role) -> Result<UnitId, WorldError> {
+        body.validate()?;
+        if self.units.len() >= MAX_UNITS {
+            return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
+        }
+        body.position = self.terrain.push_out(body.position, body.radius);
+        Ok(self.units.insert(Unit {
+            smoother: HeadingSmoother::new(),
+            body,
+            formation: None,
+            role,
+            slot_target: None,
+            detour: Vec::new(),
+            detour_tick: 0,
+        }))
+    }
+
+    /// Kills (removes) a unit. Its formation lays out its pattern for the members left and
+    /// reassigns them; nobody else is lost. `None` if there was no such unit.
+    pub fn kill_unit(&mut self, id: UnitId) -> Option<Unit> {
+        let unit = self.units.remove(id)?;
+        if let Some(f) = unit.formation.and_then(|f| self.formations.get_mut(f)) {
+            f.members.retain(|m| *m != Member::Unit(id));
+            f.needs_assignment = true;
+        }
+        Some(unit)
+    }
+
+    /// Creates a formation from `spec`, as a child of `parent` (occupying one of its slots) or
+    /// as a top-level formation. The anchor starts at `position` facing `facing`.
+    pub fn create_formation(
+        &mut self,
+        spec: FormationSpec,
+        parent: Option<FormationId>,
+        position: Vec2,
+        facing: Vec2,
+    ) -> Result<FormationId, WorldError> {
+        let pattern = spec.pattern.validate().map_err(|e| WorldError::Invalid {
+            what: "pattern",
+            why: e.to_string(),
+        })?;
+        if !position.is_finite() || !facing.is_finite() {
+            return Err(WorldError::Invalid {
+                what: "formation position",
+                why: "not finite".into(),
+            });
+        }
+        if let Some(p) = parent {
+            if !self.formations.contains_key(p) {
+                return Err(WorldError::NoSuchFormation(p));
+            }
+        }
+        let anchor = AnchorPoint::at(position, facing);
+        let id = self.formations.insert(Formation::new(
+            spec.name,
+            pattern,
+            spec.role,
+            spec.settings,
+            anchor,
+        ));
+        if let Some(p) = parent {
+            self.add_member(p, Member::Formation(id))?;
+        }
+        Ok(id)
+    }
+
+    /// Makes `member` a member of `formation` (moving it out of the formation it was in).
+    pub fn add_member(&mut self, formation: FormationId, member: Member) -> Result<(), WorldError> {
+        if !self.formations.contains_key(formation) {
+            return Err(WorldError::NoSuchFormation(formation));
+        }
+        match member {
+            Member::Unit(u) => {
+                let unit = self.units.get_mut(u).ok_or(WorldError::NoSuchUnit(u))?;
+                let old = unit.formation.replace(formation);
+                if let Some(old) = old.and_then(|o| self.formations.get_mut(o)) {
+                    old.members.retain(|m| *m != member);
+                    old.needs_assignment = true;
+                }
+            }
+            Member::Formation(child) => {
+                if !self.formations.contains_key(child) {
+                    return Err(WorldError::NoSuchFormation(child));
+                }
+                // Refuse cycles: the new parent may not be the child or inside its subtree.
+                let mut cursor = Some(formation);
+                while let Some(c) = cursor {
+                    if c == child {
+                        return Err(WorldError::Cycle(child));
+                    }
+                    cursor = self.formations.get(c).and_then(|f| f.parent);
+                }
+                let old = self.formations.get(child).and_then(|f| f.parent);
+                if let Some(old) = old.and_then(|o| self.formations.get_mut(o)) {
+                    old.members.retain(|m| *m != member);
+                    old.needs_assignment = true;
+                }
+                if let Some(c) = self.formations.get_mut(child) {
+                    c.parent = Some(formation);
+                }
+            }
+        }
+        if let Some(f) = self.formations.get_mut(formation) {
+            if !f.members.contains(&member) {
+                f.members.push(member);
+            }
+            f.needs_assignment = true;
+        }
+        Ok(())
+    }
+
+    /// Removes `member` from its formation; the unit (or sub-formation) becomes free and
+    /// keeps existing. Returns the formation it left.
+    pub fn remove_member(&mut self, member: Member) -> Option<FormationId> {
+        let from = match member {
+            Member::Unit(u) => self.units.get_mut(u)?.formation.take()?,
+            Member::Formation(f) => self.formations.get_mut(f)?.parent.take()?,
+        };
+        if let Some(f) = self.formations.get_mut(from) {
+            f.members.retain(|m| *m != member);
+            f.needs_assignment = true;
+        }
+        if let Member::Unit(u) = member {
+            if let Some(unit) = self.units.get_mut(u) {
+                unit.slot_target = None;
+            }
+        }
+        if let Member::Formation(f) = member {
+            if let Some(f) = self.formations.get_mut(f) {
+                f.target = None;
+            }
+        }
+        Some(from)
+    }
+
+    /// Removes a formation. Its members (units and sub-formations) move up into its parent if
+    /// it has one, or become free; nobody is dropped. Returns the removed formation.
+    pub fn remove_formation(&mut self, id: FormationId) -> Option<Formation> {
+        let parent = self.formations.get(id)?.parent;
+        if parent.is_some() {
+            self.remove_member(Member::Formation(id));
+        }
+        let members = self.formations.get(id)?.members.clone();
+        for m in members {
+            match (parent, m) {
+                (Some(p), m) => {
+                    let _ = self.add_member(p, m);
+                }
+                (None, m) => {
+                    self.remove_member(m);
+                }
+            }
+        }
+        self.formations.remove(id)
+    }
+
+    /// Queues `order` for `formation`; it takes effect at the start of the next tick.
+    pub fn order(&mut self, formation: FormationId, order: Order) -> Result<(), WorldError> {
+        if !self.formations.contains_key(formation) {
+            return Err(WorldError::NoSuchFormation(formation));
+        }
+        if let Order::MoveTo { goal, facing, .. } = &order {
+            if !goal.is_finite() || facing.is_some_and(|f| !f.is_finite()) {
+                return Err(WorldError::Invalid {
+                    what: "move order",
+                    why: "goal and facing must be finite".into(),
+                });
+            }
+        }
+        if let Order::Face(f) = &order {
+            if !f.is_finite() || f.length_squared() == 0.0 {
+                return Err(WorldError::Invalid {
+                    what: "face order",
+                    why: "direction must be finite and non-zero".into(),
+                });
+            }
+        }
+        self.pending.push((formation, order));
+        Ok(())
+    }
+
+    /// A unit by key.
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.units.get(id)
+    }
+
+    /// A unit by key, mutably (to teleport or retune it; keep the body valid).
+    pub fn unit_mut(&mut self, id: UnitId) -> Option<&mut Unit> {
+        self.units.get_mut(id)
+    }
+
+    /// A formation by key.
+    pub fn formation(&self, id: FormationId) -> Option<&Formation> {
+        self.formations.get(id)
+    }
+
+    /// All units, in a stable order.
+    pub fn units(&self) -> impl Iterator<Item = (UnitId, &Unit)> {
+        self.units.iter()
+    }
+
+    /// All formations, in a stable order.
+    pub fn formations(&self) -> impl Iterator<Item = (FormationId, &Formation)> {
+        self.formations.iter()
+    }
+
+    /// Number of units.
+    pub fn unit_count(&self) -> usize {
+        self.units.len()
+    }
+
+    /// The top-level formation of the tree `id` belongs to.
+    pub fn root_of(&self, mut id: FormationId) -> FormationId {
+        while let Some(p) = self.formations.get(id).and_then(|f| f.parent) {
+            id = p;
+        }
+        id
+    }
+
+    /// Every unit in `id`'s subtree, depth first in slot order.
+    pub fn units_in(&self, id: FormationId, out: &mut Vec<UnitId>) {
+        if let Some(f) = self.formations.get(id) {
+            for m in &f.members {
+                match *m {
+                    Member::Unit(u) => out.push(u),
+                    Member::Formation(c) => self.units_in(c, out),
+                }
+            }
+        }
+    }
+}

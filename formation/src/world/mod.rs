@@ -1,0 +1,191 @@
+//! The [`World`]: units, formations, map and navigation graph, advanced by [`World::step`].
+//!
+//! A tick reads like the layer list of the library, top to bottom:
+//!
+//! 1. [`World::apply_orders`]: orders queued since the last tick take effect;
+//! 2. [`World::update_formations`]: anchors move on their paths, slot targets are computed
+//!    top-down through the formation tree (platoon → squad → fire team → unit);
+//! 3. [`World::steer_units`]: every unit's behaviours are evaluated and combined into a force;
+//! 4. [`World::integrate_units`]: forces become velocities and positions under max force and
+//!    max speed, headings are smoothed;
+//! 5. [`World::resolve_constraints`]: non-penetration between units and against the map.
+//!
+//! Per-tick buffers live in a [`Scratch`] that is not serialized and is reused, so a warm world
+//! steps without allocating.
+
+mod api;
+mod formations;
+mod scratch;
+mod snapshot;
+mod terrain;
+mod units;
+
+use cohort_pathing::{Map, NavGraph};
+use cohort_steering::{Body, SimRng, locomotion::HeadingSmoother};
+use serde::{Deserialize, Serialize};
+use slotmap::SlotMap;
+
+use crate::formation::{Formation, Member, SlotTarget};
+use crate::ids::{FormationId, UnitId};
+use crate::order::Order;
+use crate::pattern::Role;
+
+pub use scratch::Scratch;
+pub use terrain::Terrain;
+
+/// Most units a world accepts (a guard against absurd inputs exhausting memory).
+pub const MAX_UNITS: usize = 1 << 20;
+
+/// Largest step the world integrates at once; longer `dt`s are split into sub-steps of at
+/// most this length (up to [`MAX_SUBSTEPS`]).
+pub const MAX_STEP: f32 = 1.0 / 20.0;
+
+/// Most sub-steps one `step` call takes; time beyond `MAX_STEP * MAX_SUBSTEPS` is dropped.
+pub const MAX_SUBSTEPS: u32 = 8;
+
+/// A unit: a body, the formation it belongs to and where its slot is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// The body steering moves.
+    pub body: Body,
+    /// The leaf formation the unit is a member of; `None` for a free unit.
+    pub formation: Option<FormationId>,
+    /// The role the unit asks for in its formation's pattern.
+    pub role: Role,
+    /// Where the unit's slot is this tick.
+    pub slot_target: Option<SlotTarget>,
+    /// Heading smoothing (the anti-judder fix).
+    pub smoother: HeadingSmoother,
+    /// A path around an obstacle to the slot, when the straight line is blocked.
+    pub detour: Vec<cohort_steering::Vec2>,
+    /// Tick at which the detour was planned.
+    pub detour_tick: u64,
+}
+
+/// World-wide tuning of unit steering (plain data, defaults that work).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WorldSettings {
+    /// Time constant (seconds) of the arrive behaviour that takes units to their slots.
+    pub arrive_time: f32,
+    /// Distance within which arrive starts slowing down.
+    pub slowing_radius: f32,
+    /// Weight of separation.
+    pub separation_weight: f32,
+    /// Separation acts within this many radii (sum of both bodies' radii times this).
+    pub separation_range: f32,
+    /// Weight of obstacle avoidance.
+    pub obstacle_weight: f32,
+    /// Weight of wall avoidance.
+    pub wall_weight: f32,
+    /// Non-penetration iterations per tick.
+    pub penetration_iterations: u32,
+    /// Cell size of the neighbour grid (0 = twice the largest unit radius times
+    /// `separation_range`).
+    pub grid_cell: f32,
+    /// Replace the grid with brute-force neighbour search (for measuring the grid's speed-up).
+    pub brute_force_neighbours: bool,
+    /// A unit farther than this from its slot with the straight line blocked plans a path.
+    pub detour_distance: f32,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self {
+            arrive_time: 0.5,
+            slowing_radius: 2.0,
+            separation_weight: 2.0,
+            separation_range: 1.25,
+            obstacle_weight: 3.0,
+            wall_weight: 4.0,
+            penetration_iterations: 2,
+            grid_cell: 0.0,
+            brute_force_neighbours: false,
+            detour_distance: 3.0,
+        }
+    }
+}
+
+/// Everything a simulation owns. See the [module docs](self) for the tick.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct World {
+    units: SlotMap<UnitId, Unit>,
+    formations: SlotMap<FormationId, Formation>,
+    terrain: Terrain,
+    rng: SimRng,
+    tick: u64,
+    settings: WorldSettings,
+    pending: Vec<(FormationId, Order)>,
+    #[serde(skip)]
+    scratch: Scratch,
+}
+
+impl World {
+    /// Advances the world by `dt` seconds. A `dt` of 0, negative or not finite does nothing
+    /// (the tick counter does not move); a `dt` above [`MAX_STEP`] is split into equal
+    /// sub-steps (at most [`MAX_SUBSTEPS`]).
+    pub fn step(&mut self, dt: f32) {
+        if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
+            return;
+        }
+        let limit = MAX_STEP * MAX_SUBSTEPS as f32;
+        let dt = dt.min(limit);
+        let n = (dt / MAX_STEP).ceil().clamp(1.0, MAX_SUBSTEPS as f32) as u32;
+        let h = dt / n as f32;
+        for _ in 0..n {
+            self.step_once(h);
+        }
+    }
+
+    fn step_once(&mut self, dt: f32) {
+        self.apply_orders();
+        self.update_formations(dt);
+        self.steer_units(dt);
+        self.integrate_units(dt);
+        self.resolve_constraints();
+        self.tick += 1;
+    }
+
+    /// The number of ticks (sub-steps) taken so far.
+    pub fn tick(&self) -> u64 {
+        self.tick
+    }
+
+    /// The map.
+    pub fn map(&self) -> &Map {
+        self.terrain.map()
+    }
+
+    /// The navigation graph.
+    pub fn navgraph(&self) -> &NavGraph {
+        self.terrain.navgraph()
+    }
+
+    /// The world's tuning.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Changes the world's tuning.
+    pub fn settings_mut(&mut self) -> &mut WorldSettings {
+        &mut self.settings
+    }
+
+    /// The world's random number generator (seeded at creation).
+    pub fn rng_mut(&mut self) -> &mut SimRng {
+        &mut self.rng
+    }
+}
+
+pub(crate) fn member_position(
+    units: &SlotMap<UnitId, Unit>,
+    formations: &SlotMap<FormationId, Formation>,
+    m: Member,
+) -> Option<(cohort_steering::Vec2, cohort_steering::Vec2)> {
+    match m {
+        Member::Unit(u) => units.get(u).map(|u| (u.body.position, u.body.velocity)),
+        Member::Formation(f) => formations
+            .get(f)
+            .map(|f| (f.anchor.position, f.anchor.velocity)),
+    }
+}

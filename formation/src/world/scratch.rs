@@ -1,0 +1,50 @@
+//! Per-tick buffers, reused every tick and never serialized.
+
+use cohort_steering::grid::CellGrid;
+use cohort_steering::penetration::PenetrationSolver;
+use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
+
+use crate::assignment::SlotAssignment;
+use crate::ids::{FormationId, UnitId};
+
+/// Scratch space of a [`super::World`]: the dense per-unit arrays of the steering stage, the
+/// neighbour grid, the penetration solver and small buffers of the formation stage. Rebuilt
+/// (grown) as needed, never shrunk, so a warm world steps without allocating.
+#[derive(Default)]
+pub struct Scratch {
+    pub(crate) ids: Vec<UnitId>,
+    pub(crate) bodies: Vec<Body>,
+    pub(crate) previous: Vec<Vec2>,
+    pub(crate) forces: Vec<Vec2>,
+    pub(crate) positions: Vec<Vec2>,
+    pub(crate) radii: Vec<f32>,
+    pub(crate) grid: Option<CellGrid>,
+    pub(crate) solver: Option<PenetrationSolver>,
+    pub(crate) near_obstacles: Vec<CircleObstacle>,
+    pub(crate) near_walls: Vec<Wall>,
+    pub(crate) order: Vec<FormationId>,
+    pub(crate) stack: Vec<FormationId>,
+    pub(crate) path: Vec<Vec2>,
+    pub(crate) assignment: Option<SlotAssignment>,
+    pub(crate) located_members: Vec<crate::assignment::Located>,
+    pub(crate) located_slots: Vec<crate::assignment::Located>,
+    pub(crate) current: crate::assignment::Assignment,
+    pub(crate) reordered: Vec<Option<crate::formation::Member>>,
+    pub(crate) slots: Vec<crate::pattern::Slot>,
+    pub(crate) targets: Vec<(crate::formation::Member, crate::formation::SlotTarget)>,
+}
+
+impl Clone for Scratch {
+    /// Scratch is not state: a clone starts empty.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scratch")
+            .field("units", &self.ids.len())
+            .finish_non_exhaustive()
+    }
+}

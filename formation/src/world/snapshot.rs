@@ -1,0 +1,55 @@
+//! Saving, restoring and hashing a world's state.
+
+use super::World;
+use crate::error::WorldError;
+
+impl World {
+    /// The whole simulation state as RON text (units, formations, map, navgraph, random
+    /// generator, tick, pending orders). Floats are written in shortest round-trip form, so
+    /// [`World::from_snapshot`] restores them bit for bit.
+    pub fn to_snapshot(&self) -> Result<String, WorldError> {
+        ron::to_string(self).map_err(|e| WorldError::Invalid {
+            what: "snapshot",
+            why: e.to_string(),
+        })
+    }
+
+    /// Restores a world saved by [`World::to_snapshot`]; stepping it on gives exactly the
+    /// states the original would have reached.
+    pub fn from_snapshot(text: &str) -> Result<Self, WorldError> {
+        let mut world: World = ron::from_str(text).map_err(|e| WorldError::Invalid {
+            what: "snapshot",
+            why: e.to_string(),
+        })?;
+        world.terrain.rebuild_caches();
+        Ok(world)
+    }
+
+    /// A 64-bit FNV-1a hash of the full state (its snapshot): equal hashes mean identical
+    /// states, bit for bit.
+    pub fn state_hash(&self) -> u64 {
+        let text = self.to_snapshot().unwrap_or_default();
+        fnv1a(text.as_bytes())
+    }
+}
+
+/// 64-bit FNV-1a.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fnv1a;
+
+    #[test]
+    fn fnv_known_values() {
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

@@ -1,0 +1,328 @@
+//! The world's static side: the validated map, its navigation graph, and the queries the
+//! formation and steering stages make of them (paths with clearance, line of sight, geometry
+//! near a point).
+
+use cohort_pathing::{GridSpec, Map, NavGraph, SearchFilter, SearchScratch, ValidMap};
+use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
+use serde::{Deserialize, Serialize};
+
+use crate::error::WorldError;
+
+/// Side of the buckets of the static-geometry index used by steering queries.
+const GEOMETRY_CELL: f32 = 8.0;
+
+/// Most navigation graph nodes a world samples from its map: the spacing grows on big maps.
+pub const MAX_NAV_NODES: f32 = 250_000.0;
+
+/// The sampling a world uses to build its navigation graph from `map`: one sample per world
+/// unit, coarser on maps so big that this would exceed [`MAX_NAV_NODES`]; clearances are
+/// measured up to 16 units (a formation 32 units wide).
+pub fn nav_spec(map: &Map) -> GridSpec {
+    let size = (map.max - map.min).abs();
+    let area = size.x * size.y;
+    let spacing = if area.is_finite() {
+        (area / MAX_NAV_NODES).sqrt().max(1.0)
+    } else {
+        1.0
+    };
+    GridSpec {
+        spacing,
+        clearance_cap: 16.0,
+        ..GridSpec::default()
+    }
+}
+
+/// A planned path: points from start to end and the clearance of each leg (`clearance[i]` is
+/// the smallest clearance on the leg ending at `points[i]`; `clearance[0]` at the start).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathPlan {
+    /// Waypoints, start first.
+    pub points: Vec<Vec2>,
+    /// Clearance of the leg ending at each waypoint.
+    pub clearance: Vec<f32>,
+}
+
+/// The map and navgraph of a world, with caches rebuilt on load.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Terrain {
+    map: ValidMap,
+    graph: NavGraph,
+    #[serde(skip)]
+    cache: GeometryIndex,
+}
+
+impl Terrain {
+    /// Validates `map` and builds its navigation graph.
+    pub fn new(map: Map) -> Result<Self, WorldError> {
+        let map = map.validate().map_err(|e| WorldError::Invalid {
+            what: "map",
+            why: e.to_string(),
+        })?;
+        let spec = nav_spec(map.map());
+        let graph = NavGraph::from_map(&map, &spec).map_err(|e| WorldError::Invalid {
+            what: "navgraph",
+            why: e.to_string(),
+        })?;
+        let mut t = Self {
+            map,
+            graph,
+            cache: GeometryIndex::default(),
+        };
+        t.rebuild_caches();
+        Ok(t)
+    }
+
+    /// Rebuilds the caches (after deserializing).
+    pub fn rebuild_caches(&mut self) {
+        self.cache = GeometryIndex::build(self.map.map());
+    }
+
+    /// The authored map.
+    pub fn map(&self) -> &Map {
+        self.map.map()
+    }
+
+    /// The validated map with its queries.
+    pub fn valid_map(&self) -> &ValidMap {
+        &self.map
+    }
+
+    /// The navigation graph.
+    pub fn navgraph(&self) -> &NavGraph {
+        &self.graph
+    }
+
+    /// Replaces the navigation graph.
+    pub fn set_navgraph(&mut self, graph: NavGraph) {
+        self.graph = graph;
+    }
+
+    /// World bounds.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        self.map.bounds()
+    }
+
+    /// Whether a disc of `radius` can move straight from `a` to `b`.
+    pub fn line_of_sight(&self, a: Vec2, b: Vec2, radius: f32) -> bool {
+        self.map.line_of_sight(a, b, radius)
+    }
+
+    /// The nearest free point to `p` for a disc of `radius` (`p` when it is free or when no
+    /// free point exists).
+    pub fn push_out(&self, p: Vec2, radius: f32) -> Vec2 {
+        self.map.nearest_free_point(p, radius).unwrap_or(p)
+    }
+
+    /// Keeps a body inside the world bounds (and stops its velocity into the edge).
+    pub fn keep_in_bounds(&self, body: &mut Body) {
+        let (min, max) = self.bounds();
+        let r = Vec2::splat(body.radius);
+        let (lo, hi) = (min + r, max - r);
+        if lo.x > hi.x || lo.y > hi.y {
+            return;
+        }
+        let clamped = body.position.clamp(lo, hi);
+        if clamped.x != body.position.x {
+            body.velocity.x = 0.0;
+        }
+        if clamped.y != body.position.y {
+            body.velocity.y = 0.0;
+        }
+        body.position = clamped;
+    }
+
+    /// Circle obstacles and walls (polygon edges count as walls) within `radius` of `p`,
+    /// written into the caller's buffers in a fixed order.
+    pub fn geometry_near(
+        &self,
+        p: Vec2,
+        radius: f32,
+        circles: &mut Vec<CircleObstacle>,
+        walls: &mut Vec<Wall>,
+    ) {
+        self.cache.near(p, radius, circles, walls);
+    }
+
+    /// Plans a path from `from` to `to` keeping `clearance` from obstacles where it can. When
+    /// no path has that clearance, the path with the unit's own `min_clearance` is taken (the
+    /// leg clearances say where it narrows). When the goal is unreachable, the path ends at
+    /// the reachable point closest to it. The path is smoothed by line of sight.
+    pub fn plan_path(
+        &self,
+        from: Vec2,
+        to: Vec2,
+        clearance: f32,
+        min_clearance: f32,
+        scratch: &mut Vec<Vec2>,
+    ) -> PathPlan {
+        let mut plan = PathPlan::default();
+        let goal = self.push_out(to, min_clearance);
+        if self.map.line_of_sight(from, goal, clearance.max(min_clearance)) {
+            plan.points.extend([from, goal]);
+        } else {
+            let mut search = SearchScratch::new();
+            let mut route = None;
+            for c in [clearance.max(min_clearance), min_clearance] {
+                let accept = |_, n: &cohort_pathing::NavNode| n.clearance >= c;
+                let (Some(s), Some(g)) = (
+                    self.graph.nearest_node_where(from, f32::INFINITY, accept),
+                    self.graph.nearest_node_where(goal, f32::INFINITY, accept),
+                ) else {
+                    continue;
+                };
+                let r = self.graph.find_route_or_closest(
+                    s,
+                    g,
+                    &SearchFilter::walking(c),
+                    &mut search,
+                );
+                if let Some(r) = r {
+                    let ok = r.reached_goal;
+                    route = Some((r, c));
+                    if ok {
+                        break;
+                    }
+                }
+            }
+            scratch.clear();
+            scratch.push(from);
+            match route {
+                Some((r, c)) => {
+                    scratch.extend(
+                        r.nodes
+                            .iter()
+                            .filter_map(|&n| self.graph.node(n).map(|n| n.position)),
+                    );
+                    if r.reached_goal {
+                        scratch.push(goal);
+                    }
+                    smooth(&self.map, scratch, c, &mut plan.points);
+                }
+                None => plan.points.extend([from, from]),
+            }
+        }
+        let cap = clearance.max(min_clearance) * 4.0 + 1.0;
+        plan.clearance.push(self.map.clearance_capped(from, cap));
+        for w in plan.points.windows(2) {
+            plan.clearance
+                .push(self.map.segment_clearance(w[0], w[1], cap).distance);
+        }
+        plan
+    }
+}
+
+/// String pulling: from each kept point, jump to the farthest later point in sight.
+fn smooth(map: &ValidMap, points: &[Vec2], radius: f32, out: &mut Vec<Vec2>) {
+    out.clear();
+    let Some(&first) = points.first() else {
+        return;
+    };
+    out.push(first);
+    let mut i = 0;
+    while i + 1 < points.len() {
+        let mut j = points.len() - 1;
+        while j > i + 1 && !map.line_of_sight(points[i], points[j], radius) {
+            j -= 1;
+        }
+        out.push(points[j]);
+        i = j;
+    }
+}
+
+/// A bucket grid of circles and wall segments (polygon edges included) for steering queries.
+#[derive(Clone, Debug, Default)]
+struct GeometryIndex {
+    min: Vec2,
+    cols: u32,
+    rows: u32,
+    circles: Vec<CircleObstacle>,
+    walls: Vec<Wall>,
+    /// Per cell: range into `items`.
+    starts: Vec<u32>,
+    /// Item ids: circles are `0..circles.len()`, walls follow.
+    items: Vec<u32>,
+}
+
+impl GeometryIndex {
+    fn build(map: &Map) -> Self {
+        let mut walls = map.walls.clone();
+        for poly in &map.polygons {
+            let n = poly.points.len();
+            for i in 0..n {
+                if let Ok(w) = Wall::new(poly.points[i], poly.points[(i + 1) % n]) {
+                    walls.push(w);
+                }
+            }
+        }
+        let circles = map.circles.clone();
+        let size = (map.max - map.min).max(Vec2::ONE);
+        let cols = ((size.x / GEOMETRY_CELL).ceil() as u32).clamp(1, 4096);
+        let rows = ((size.y / GEOMETRY_CELL).ceil() as u32).clamp(1, 4096);
+        let mut idx = Self {
+            min: map.min,
+            cols,
+            rows,
+            circles,
+            walls,
+            starts: Vec::new(),
+            items: Vec::new(),
+        };
+        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
+        let nc = idx.circles.len();
+        for (i, c) in idx.circles.iter().enumerate() {
+            let r = Vec2::splat(c.radius);
+            idx.for_cells(c.center - r, c.center + r, |cell| buckets[cell].push(i as u32));
+        }
+        for (i, w) in idx.walls.iter().enumerate() {
+            idx.for_cells(w.from.min(w.to), w.from.max(w.to), |cell| {
+                buckets[cell].push((nc + i) as u32)
+            });
+        }
+        for b in &buckets {
+            idx.starts.push(idx.items.len() as u32);
+            idx.items.extend_from_slice(b);
+        }
+        idx.starts.push(idx.items.len() as u32);
+        idx
+    }
+
+    fn for_cells(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize)) {
+        if self.cols == 0 || !lo.is_finite() || !hi.is_finite() {
+            return;
+        }
+        let c = |v: f32, n: u32| ((v / GEOMETRY_CELL).floor().max(0.0) as u32).min(n - 1);
+        let (x0, x1) = (c(lo.x - self.min.x, self.cols), c(hi.x - self.min.x, self.cols));
+        let (y0, y1) = (c(lo.y - self.min.y, self.rows), c(hi.y - self.min.y, self.rows));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                f((y * self.cols + x) as usize);
+            }
+        }
+    }
+
+    fn near(&self, p: Vec2, radius: f32, circles: &mut Vec<CircleObstacle>, walls: &mut Vec<Wall>) {
+        circles.clear();
+        walls.clear();
+        if radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        let r = Vec2::splat(radius);
+        let nc = self.circles.len() as u32;
+        self.for_cells(p - r, p + r, |cell| {
+            let (a, b) = (self.starts[cell] as usize, self.starts[cell + 1] as usize);
+            for &id in &self.items[a..b] {
+                if id < nc {
+                    let c = self.circles[id as usize];
+                    if c.signed_distance(p) <= radius && !circles.contains(&c) {
+                        circles.push(c);
+                    }
+                } else {
+                    let w = self.walls[(id - nc) as usize];
+                    if (w.closest_point(p) - p).length() <= radius && !walls.contains(&w) {
+                        walls.push(w);
+                    }
+                }
+            }
+        });
+    }
+}

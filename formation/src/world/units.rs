@@ -1,0 +1,307 @@
+//! The steering, locomotion and constraint stages of a tick: the per-unit hot loop.
+
+use cohort_steering::behaviours::{
+    ArriveParams, ObstacleAvoidanceParams, WallAvoidanceParams, arrive_moving, obstacle_avoidance,
+    wall_avoidance,
+};
+use cohort_steering::combine::ForceAccumulator;
+use cohort_steering::grid::{BruteForceSearch, CellGrid, NeighbourSearch};
+use cohort_steering::locomotion::integrate;
+use cohort_steering::penetration::{PenetrationSolver, constrain_to_static};
+use cohort_steering::{Body, Vec2, locomotion::turn_towards};
+
+use super::{Scratch, Terrain, Unit, World};
+use crate::ids::UnitId;
+
+/// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
+const LOOK_AHEAD_TIME: f32 = 1.0;
+
+/// Ticks between re-planning a detour around an obstacle to the slot.
+const DETOUR_REPLAN_TICKS: u64 = 60;
+
+impl World {
+    /// Stage 3: every unit's behaviours are evaluated and combined into one force, in unit-key
+    /// order, from positions at the start of the stage.
+    pub fn steer_units(&mut self, _dt: f32) {
+        self.plan_detours();
+        let Self {
+            units,
+            terrain,
+            settings,
+            scratch,
+            ..
+        } = self;
+        gather(units, scratch);
+        let n = scratch.bodies.len();
+        let max_radius = scratch.radii.iter().fold(0.0f32, |m, &r| m.max(r));
+        let range_scale = 2.0 * settings.separation_range.max(1.0);
+        let cell = if settings.grid_cell > 0.0 {
+            settings.grid_cell
+        } else {
+            (max_radius * range_scale).max(0.1)
+        };
+        ensure_grid(scratch, terrain, cell);
+        let Scratch {
+            ids,
+            bodies,
+            forces,
+            positions,
+            grid,
+            near_obstacles,
+            near_walls,
+            ..
+        } = scratch;
+        forces.clear();
+        forces.resize(n, Vec2::ZERO);
+        let arrive = ArriveParams {
+            tweaker: settings.arrive_time * 0.5,
+            ..ArriveParams::default()
+        };
+        let walls_params = WallAvoidanceParams::default();
+        let obstacle_params = ObstacleAvoidanceParams::default();
+        let mut brute = BruteForceSearch::new();
+        let search: &dyn SearchFn = match grid.as_mut() {
+            Some(g) if !settings.brute_force_neighbours => {
+                g.rebuild(positions);
+                g
+            }
+            _ => {
+                brute.rebuild(positions);
+                &brute
+            }
+        };
+        for i in 0..n {
+            let body = bodies[i];
+            let Some(unit) = units.get(ids[i]) else {
+                continue;
+            };
+            let mut acc = ForceAccumulator::new(body.max_force);
+            // 1. walls, 2. obstacles: near geometry from the map's broad phase.
+            let look = body.radius + body.speed() * LOOK_AHEAD_TIME + 1.0;
+            terrain.geometry_near(body.position, look, near_obstacles, near_walls);
+            if !near_walls.is_empty() {
+                let f = wall_avoidance(&body, near_walls, &walls_params);
+                acc.add_weighted(settings.wall_weight, f);
+            }
+            if !near_obstacles.is_empty() && !acc.is_spent() {
+                let f = obstacle_avoidance(&body, near_obstacles, &obstacle_params);
+                acc.add_weighted(settings.obstacle_weight, f);
+            }
+            // 3. separation from neighbours found through the grid.
+            if !acc.is_spent() {
+                let sep = separation_force(
+                    &body,
+                    i as u32,
+                    search,
+                    bodies,
+                    max_radius,
+                    settings.separation_range,
+                );
+                acc.add_weighted(settings.separation_weight, sep);
+            }
+            // 4. arrive at the slot (or the next detour point, or stop where it is).
+            if !acc.is_spent() {
+                let f = match (unit.detour.first(), unit.slot_target) {
+                    (Some(&p), _) => arrive_moving(&body, p, Vec2::ZERO, &arrive),
+                    (None, Some(t)) => arrive_moving(&body, t.position, t.velocity, &arrive),
+                    (None, None) => arrive_moving(&body, body.position, Vec2::ZERO, &arrive),
+                };
+                acc.add(f);
+            }
+            forces[i] = acc.total();
+        }
+    }
+
+    /// Stage 4: forces become velocities and positions (max force, max speed), headings are
+    /// smoothed; a unit standing at its slot turns to the slot's facing.
+    pub fn integrate_units(&mut self, dt: f32) {
+        let Self { units, scratch, .. } = self;
+        scratch.previous.clear();
+        for i in 0..scratch.ids.len() {
+            let Some(unit) = units.get_mut(scratch.ids[i]) else {
+                continue;
+            };
+            let body = &mut scratch.bodies[i];
+            scratch.previous.push(body.position);
+            integrate(body, scratch.forces[i], dt);
+            if body.speed() < 0.1 * body.max_speed {
+                if let Some(t) = unit.slot_target {
+                    body.heading = turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
+                }
+            } else {
+                unit.smoother.update(body, dt);
+            }
+        }
+    }
+
+    /// Stage 5: units are moved apart where they overlap, and out of obstacles and walls (no
+    /// unit crosses a wall in one step); then the results are written back to the units.
+    pub fn resolve_constraints(&mut self) {
+        let Self {
+            units,
+            terrain,
+            settings,
+            scratch,
+            ..
+        } = self;
+        let n = scratch.bodies.len();
+        scratch.positions.clear();
+        scratch
+            .positions
+            .extend(scratch.bodies.iter().map(|b| b.position));
+        if let Some(solver) = scratch.solver.as_mut() {
+            solver.resolve(
+                &mut scratch.positions,
+                &scratch.radii,
+                settings.penetration_iterations,
+            );
+        }
+        for i in 0..n {
+            let body = &mut scratch.bodies[i];
+            body.position = scratch.positions[i];
+            let reach = body.radius + (body.position - scratch.previous[i]).length() + 0.5;
+            terrain.geometry_near(
+                body.position,
+                reach,
+                &mut scratch.near_obstacles,
+                &mut scratch.near_walls,
+            );
+            constrain_to_static(
+                body,
+                scratch.previous[i],
+                &scratch.near_obstacles,
+                &scratch.near_walls,
+            );
+            terrain.keep_in_bounds(body);
+            if let Some(u) = units.get_mut(scratch.ids[i]) {
+                u.body = *body;
+            }
+        }
+    }
+
+    /// Units far from a slot they cannot see plan a path to it (re-planned at most once a
+    /// second); units whose slot is in sight drop their detour.
+    fn plan_detours(&mut self) {
+        let Self {
+            units,
+            terrain,
+            settings,
+            tick,
+            scratch,
+            ..
+        } = self;
+        for (_, unit) in units.iter_mut() {
+            let Some(t) = unit.slot_target else {
+                unit.detour.clear();
+                continue;
+            };
+            let pos = unit.body.position;
+            if let Some(&p) = unit.detour.first() {
+                if (p - pos).length() < unit.body.radius * 2.0 + 0.5 {
+                    unit.detour.remove(0);
+                }
+            }
+            let far = (t.position - pos).length() > settings.detour_distance;
+            if !far {
+                unit.detour.clear();
+                continue;
+            }
+            let blocked = !terrain.line_of_sight(pos, t.position, unit.body.radius);
+            if !blocked {
+                unit.detour.clear();
+                continue;
+            }
+            if unit.detour.is_empty() || *tick >= unit.detour_tick + DETOUR_REPLAN_TICKS {
+                let plan = terrain.plan_path(
+                    pos,
+                    t.position,
+                    unit.body.radius,
+                    unit.body.radius,
+                    &mut scratch.path,
+                );
+                unit.detour.clear();
+                unit.detour.extend(plan.points.iter().skip(1).copied());
+                unit.detour_tick = *tick;
+            }
+        }
+    }
+}
+
+/// Neighbour search the steering stage uses: the grid, or brute force for comparison.
+trait SearchFn {
+    fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2));
+}
+
+impl SearchFn for CellGrid {
+    fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2)) {
+        self.for_each_in_radius(center, radius, |i, p| f(i, p));
+    }
+}
+
+impl SearchFn for BruteForceSearch {
+    fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2)) {
+        self.for_each_in_radius(center, radius, |i, p| f(i, p));
+    }
+}
+
+/// Separation for formation members: away from each neighbour closer than
+/// `range × (r_i + r_j)`, growing as the gap closes, zero beyond.
+fn separation_force(
+    body: &Body,
+    me: u32,
+    search: &dyn SearchFn,
+    bodies: &[Body],
+    max_radius: f32,
+    range: f32,
+) -> Vec2 {
+    let reach = (body.radius + max_radius) * range.max(1.0);
+    let mut force = Vec2::ZERO;
+    search.each(body.position, reach, &mut |j, p| {
+        if j == me {
+            return;
+        }
+        let Some(other) = bodies.get(j as usize) else {
+            return;
+        };
+        let comfort = (body.radius + other.radius) * range.max(1.0);
+        let away = body.position - p;
+        let d = away.length();
+        if d >= comfort {
+            return;
+        }
+        let dir = if d > 1e-6 {
+            away / d
+        } else {
+            cohort_steering::penetration::split_direction(me, j)
+        };
+        // Strength 0 at the comfort distance, max_force when touching.
+        force += dir * (body.max_force * (comfort - d) / comfort);
+    });
+    force
+}
+
+fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
+    s.ids.clear();
+    s.bodies.clear();
+    s.positions.clear();
+    s.radii.clear();
+    for (id, u) in units.iter() {
+        s.ids.push(id);
+        s.bodies.push(u.body);
+        s.positions.push(u.body.position);
+        s.radii.push(u.body.radius);
+    }
+}
+
+fn ensure_grid(s: &mut Scratch, terrain: &Terrain, cell: f32) {
+    let (min, max) = terrain.bounds();
+    let stale = s
+        .grid
+        .as_ref()
+        .is_none_or(|g| g.cell_size() != cell || g.min() != min);
+    if stale {
+        s.grid = CellGrid::new(min, max, cell).ok();
+        s.solver = PenetrationSolver::new(min, max, cell).ok();
+    }
+}
+
