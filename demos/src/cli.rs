@@ -1,0 +1,245 @@
+//! The `cohort` command line: `run`, `render`, `check` and `view`.
+//!
+//! Exit status: 0 on success, 2 for bad input (an invalid file or argument), 1 when something
+//! else fails (for example an output file cannot be written).
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::render;
+use crate::runner::Runner;
+use crate::scenario::{MAX_DURATION, Scenario};
+
+/// Formation and squad movement: run, draw and check scenarios.
+#[derive(Debug, Parser)]
+#[command(name = "cohort", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a scenario headless and print its metrics.
+    Run {
+        /// The scenario file.
+        file: PathBuf,
+        /// Ticks to run (default: the scenario's duration; after --snapshot-in, ticks more).
+        #[arg(long)]
+        ticks: Option<u64>,
+        /// Seed instead of the scenario's.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Save the run's final state here (to continue it with --snapshot-in).
+        #[arg(long, value_name = "PATH")]
+        snapshot_out: Option<PathBuf>,
+        /// Continue from a state saved with --snapshot-out from the same scenario.
+        #[arg(long, value_name = "PATH")]
+        snapshot_in: Option<PathBuf>,
+    },
+    /// Run a scenario and draw the map, trails, units, slots and anchors to a PNG.
+    Render {
+        /// The scenario file.
+        file: PathBuf,
+        /// The PNG to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Ticks to run (default: the scenario's duration).
+        #[arg(long)]
+        ticks: Option<u64>,
+        /// Image width in pixels.
+        #[arg(long, default_value_t = 1200)]
+        width: u32,
+    },
+    /// Validate a scenario, pattern or playbook file.
+    Check {
+        /// The file.
+        file: PathBuf,
+    },
+    /// Watch a scenario in a window (not built yet).
+    View {
+        /// The scenario file.
+        file: PathBuf,
+    },
+}
+
+/// Exit status for bad input.
+pub const EXIT_BAD_INPUT: u8 = 2;
+
+/// A failure: the message and the exit status.
+#[derive(Debug)]
+pub struct Failure {
+    /// What went wrong.
+    pub message: String,
+    /// 1 or [`EXIT_BAD_INPUT`].
+    pub status: u8,
+}
+
+fn bad(message: impl ToString) -> Failure {
+    Failure {
+        message: message.to_string(),
+        status: EXIT_BAD_INPUT,
+    }
+}
+
+fn failed(message: impl ToString) -> Failure {
+    Failure {
+        message: message.to_string(),
+        status: 1,
+    }
+}
+
+/// Runs a parsed command line; prints results to stdout and errors to stderr.
+pub fn main_with(cli: Cli) -> ExitCode {
+    match execute(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            eprintln!("cohort: {}", f.message);
+            ExitCode::from(f.status)
+        }
+    }
+}
+
+fn execute(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Run {
+            file,
+            ticks,
+            seed,
+            json,
+            snapshot_out,
+            snapshot_in,
+        } => {
+            let mut runner = prepare(&file, seed, false)?;
+            if let Some(path) = &snapshot_in {
+                let text = crate::scenario::read_text(path).map_err(bad)?;
+                runner
+                    .restore(&text)
+                    .map_err(|e| bad(format!("{}: {e}", path.display())))?;
+            }
+            let n = ticks_to_run(&runner, ticks, snapshot_in.is_some())?;
+            advance(&mut runner, n)?;
+            if let Some(path) = &snapshot_out {
+                let text = runner.snapshot().map_err(failed)?;
+                write_atomic(path, text.as_bytes()).map_err(failed)?;
+            }
+            let report = runner.report();
+            if json {
+                println!("{}", report.to_json());
+            } else {
+                print!("{report}");
+            }
+            Ok(())
+        }
+        Command::Render {
+            file,
+            out,
+            ticks,
+            width,
+        } => {
+            if width == 0 || width > render::MAX_SIDE {
+                return Err(bad(format!(
+                    "--width must be 1..={}, got {width}",
+                    render::MAX_SIDE
+                )));
+            }
+            let mut runner = prepare(&file, None, true)?;
+            let n = ticks_to_run(&runner, ticks, false)?;
+            advance(&mut runner, n)?;
+            let pixmap = render::draw(&runner.scene(), width).map_err(failed)?;
+            render::save_png(&pixmap, &out).map_err(failed)?;
+            println!(
+                "{}: {} × {} after {} ticks",
+                out.display(),
+                pixmap.width(),
+                pixmap.height(),
+                runner.tick()
+            );
+            Ok(())
+        }
+        Command::Check { file } => {
+            let summary = crate::check::check_file(&file).map_err(bad)?;
+            println!("{summary}");
+            Ok(())
+        }
+        Command::View { file } => Err(bad(format!(
+            "{}: the viewer is not built yet (its own issue); use `cohort render`",
+            file.display()
+        ))),
+    }
+}
+
+fn prepare(file: &Path, seed: Option<u64>, trails: bool) -> Result<Runner, Failure> {
+    let text = crate::scenario::read_text(file).map_err(bad)?;
+    let origin = file.display().to_string();
+    let mut scenario = Scenario::from_ron_str(&text, &origin).map_err(bad)?;
+    if let Some(s) = seed {
+        scenario.seed = s;
+    }
+    let loaded = scenario
+        .validate(&origin, &crate::scenario::pattern_dirs(file))
+        .map_err(bad)?;
+    let built = loaded.build().map_err(bad)?;
+    Ok(Runner::new(built, trails))
+}
+
+fn ticks_to_run(runner: &Runner, ticks: Option<u64>, resumed: bool) -> Result<u64, Failure> {
+    let n = match ticks {
+        Some(n) => n,
+        None if resumed => runner.duration().saturating_sub(runner.tick()),
+        None => runner.duration(),
+    };
+    if n > MAX_DURATION {
+        return Err(bad(format!(
+            "--ticks must be at most {MAX_DURATION}, got {n}"
+        )));
+    }
+    Ok(n)
+}
+
+/// Runs `n` ticks with a progress bar when stdout is a terminal.
+fn advance(runner: &mut Runner, n: u64) -> Result<(), Failure> {
+    let bar = std::io::stdout().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new(n);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} ticks ({per_sec}, eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    });
+    let result = runner.run(n, |_| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    result.map_err(bad)
+}
+
+/// Writes `bytes` to `path` through a temporary file renamed into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".to_owned(), |n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

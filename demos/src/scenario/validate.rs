@@ -1,0 +1,308 @@
+//! The semantic checks of a parsed scenario. Each error names the offending field by path.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use cohort_formation::pattern::{ValidPattern, load_pattern};
+use glam::Vec2;
+
+use super::format::{FormationNode, OrderSpec, PatternRef, Scenario};
+use super::{
+    MAX_DEPTH, MAX_DT, MAX_DURATION, MAX_EVENTS, MAX_MEMBERS, MAX_TOTAL_UNITS, ScenarioError,
+};
+
+struct Checker<'a> {
+    origin: &'a str,
+    dirs: &'a [PathBuf],
+    patterns: BTreeMap<String, ValidPattern>,
+    total_units: u64,
+}
+
+impl Checker<'_> {
+    fn err(&self, field: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+        ScenarioError::invalid(self.origin, field, message)
+    }
+
+    fn finite_vec(&self, field: &str, v: Vec2) -> Result<(), ScenarioError> {
+        if v.is_finite() {
+            Ok(())
+        } else {
+            Err(self.err(field, format!("must be finite, got ({}, {})", v.x, v.y)))
+        }
+    }
+
+    fn direction(&self, field: &str, v: Vec2) -> Result<(), ScenarioError> {
+        self.finite_vec(field, v)?;
+        if v.length_squared() > 0.0 {
+            Ok(())
+        } else {
+            Err(self.err(field, "must not be the zero vector"))
+        }
+    }
+
+    fn pattern(&mut self, field: &str, p: &PatternRef) -> Result<(), ScenarioError> {
+        match p {
+            PatternRef::Kind(_) => Ok(()),
+            PatternRef::Inline(pattern) => pattern
+                .validate()
+                .map(|_| ())
+                .map_err(|e| self.err(field, e.to_string())),
+            PatternRef::File(name) => {
+                if self.patterns.contains_key(name) {
+                    return Ok(());
+                }
+                if name.is_empty() || name.contains("..") {
+                    return Err(self.err(field, format!("bad pattern name {name:?}")));
+                }
+                let file = format!("{name}.ron");
+                let found = self
+                    .dirs
+                    .iter()
+                    .map(|d| d.join(&file))
+                    .find(|p| p.is_file());
+                let Some(path) = found else {
+                    let looked: Vec<String> =
+                        self.dirs.iter().map(|d| d.display().to_string()).collect();
+                    return Err(self.err(
+                        field,
+                        format!(
+                            "unknown pattern {name:?} (no {file} in {})",
+                            looked.join(", ")
+                        ),
+                    ));
+                };
+                let valid = load_pattern(&path).map_err(|e| self.err(field, e.to_string()))?;
+                self.patterns.insert(name.clone(), valid);
+                Ok(())
+            }
+        }
+    }
+
+    fn node(
+        &mut self,
+        s: &Scenario,
+        node: &FormationNode,
+        field: &str,
+        depth: usize,
+        top_level: bool,
+    ) -> Result<(), ScenarioError> {
+        if depth > MAX_DEPTH {
+            return Err(self.err(field, format!("formations nest deeper than {MAX_DEPTH}")));
+        }
+        if node.name.is_empty() || node.name.contains('/') {
+            return Err(self.err(
+                format!("{field}.name"),
+                format!("{:?} must be non-empty and contain no '/'", node.name),
+            ));
+        }
+        self.pattern(&format!("{field}.pattern"), &node.pattern)?;
+        if let Some(sp) = node.spacing
+            && !(sp.is_finite() && sp > 0.0 && sp <= 1e5)
+        {
+            return Err(self.err(
+                format!("{field}.spacing"),
+                format!("must be in (0, 1e5], got {sp}"),
+            ));
+        }
+        match node.position {
+            Some(p) => self.finite_vec(&format!("{field}.position"), p)?,
+            None if top_level => {
+                return Err(self.err(
+                    format!("{field}.position"),
+                    "a top-level formation needs a start position",
+                ));
+            }
+            None => {}
+        }
+        if let Some(f) = node.facing {
+            self.direction(&format!("{field}.facing"), f)?;
+        }
+        if node.template != "default" && !s.templates.contains_key(&node.template) {
+            return Err(self.err(
+                format!("{field}.template"),
+                format!("unknown template {:?}", node.template),
+            ));
+        }
+        let members = u64::from(node.units) + node.children.len() as u64;
+        if members == 0 {
+            return Err(self.err(
+                format!("{field}.units"),
+                "a formation needs at least one unit or sub-formation",
+            ));
+        }
+        if members > MAX_MEMBERS {
+            return Err(self.err(
+                format!("{field}.units"),
+                format!("{members} members; at most {MAX_MEMBERS} per formation"),
+            ));
+        }
+        self.total_units += u64::from(node.units);
+        if self.total_units > MAX_TOTAL_UNITS {
+            return Err(self.err(
+                format!("{field}.units"),
+                format!(
+                    "the scenario would have {} or more units; at most {MAX_TOTAL_UNITS}",
+                    self.total_units
+                ),
+            ));
+        }
+        let mut names = BTreeSet::new();
+        for (i, child) in node.children.iter().enumerate() {
+            let cf = format!("{field}.children[{i}]");
+            if !names.insert(child.name.as_str()) {
+                return Err(self.err(
+                    format!("{cf}.name"),
+                    format!("{:?} is used twice among siblings", child.name),
+                ));
+            }
+            self.node(s, child, &cf, depth + 1, false)?;
+        }
+        Ok(())
+    }
+}
+
+/// Number of units in a node's subtree (saturating; called only after validation).
+pub(super) fn subtree_units(node: &FormationNode) -> u64 {
+    node.children.iter().fold(u64::from(node.units), |a, c| {
+        a.saturating_add(subtree_units(c))
+    })
+}
+
+/// Every formation path (`a/b/c`) with its node, depth first.
+pub(super) fn paths(nodes: &[FormationNode]) -> Vec<(String, &FormationNode)> {
+    fn walk<'a>(prefix: &str, n: &'a FormationNode, out: &mut Vec<(String, &'a FormationNode)>) {
+        let path = if prefix.is_empty() {
+            n.name.clone()
+        } else {
+            format!("{prefix}/{}", n.name)
+        };
+        for c in &n.children {
+            walk(&path, c, out);
+        }
+        out.push((path, n));
+    }
+    let mut out = Vec::new();
+    for n in nodes {
+        walk("", n, &mut out);
+    }
+    out
+}
+
+/// Resolves a timeline's formation reference: an exact path, or a name unique in the tree.
+pub(super) fn resolve<'a>(
+    all: &'a [(String, &'a FormationNode)],
+    reference: &str,
+) -> Result<&'a (String, &'a FormationNode), String> {
+    if let Some(hit) = all.iter().find(|(p, _)| p == reference) {
+        return Ok(hit);
+    }
+    let mut by_name = all.iter().filter(|(_, n)| n.name == reference);
+    match (by_name.next(), by_name.next()) {
+        (Some(hit), None) => Ok(hit),
+        (Some(_), Some(_)) => Err(format!(
+            "{reference:?} names more than one formation; use its path (a/b/c)"
+        )),
+        _ => Err(format!("no formation {reference:?}")),
+    }
+}
+
+/// Checks everything; returns the loaded pattern files.
+pub(super) fn check(
+    s: &Scenario,
+    origin: &str,
+    dirs: &[PathBuf],
+) -> Result<BTreeMap<String, ValidPattern>, ScenarioError> {
+    let mut c = Checker {
+        origin,
+        dirs,
+        patterns: BTreeMap::new(),
+        total_units: 0,
+    };
+    if !(s.dt.is_finite() && s.dt > 0.0 && s.dt <= MAX_DT) {
+        return Err(c.err(
+            "dt",
+            format!("must be in (0, {MAX_DT}] seconds, got {}", s.dt),
+        ));
+    }
+    if s.duration == 0 || s.duration > MAX_DURATION {
+        return Err(c.err(
+            "duration",
+            format!("must be 1..={MAX_DURATION} ticks, got {}", s.duration),
+        ));
+    }
+    s.map.check().map_err(|e| c.err("map", e.to_string()))?;
+    for (name, t) in &s.templates {
+        t.body(Vec2::ZERO, Vec2::X)
+            .validate()
+            .map_err(|e| c.err(format!("templates[{name:?}]"), e.to_string()))?;
+    }
+    if s.formations.is_empty() {
+        return Err(c.err("formations", "the scenario has no formations"));
+    }
+    let mut names = BTreeSet::new();
+    for (i, node) in s.formations.iter().enumerate() {
+        let field = format!("formations[{i}]");
+        if !names.insert(node.name.as_str()) {
+            return Err(c.err(
+                format!("{field}.name"),
+                format!("{:?} is used twice among top-level formations", node.name),
+            ));
+        }
+        c.node(s, node, &field, 0, true)?;
+    }
+    if s.timeline.len() > MAX_EVENTS {
+        return Err(c.err(
+            "timeline",
+            format!("{} events; at most {MAX_EVENTS}", s.timeline.len()),
+        ));
+    }
+    let all = paths(&s.formations);
+    for (i, ev) in s.timeline.iter().enumerate() {
+        let field = format!("timeline[{i}]");
+        if ev.tick > MAX_DURATION {
+            return Err(c.err(format!("{field}.tick"), "after the longest possible run"));
+        }
+        let (_, node) =
+            resolve(&all, &ev.formation).map_err(|m| c.err(format!("{field}.formation"), m))?;
+        match (&ev.order, ev.kill.is_empty()) {
+            (Some(_), false) | (None, true) => {
+                return Err(c.err(
+                    field,
+                    "an event has either an `order` or a non-empty `kill` list",
+                ));
+            }
+            (None, false) => {
+                let n = subtree_units(node);
+                if let Some(&bad) = ev.kill.iter().find(|&&k| k as u64 >= n) {
+                    return Err(c.err(
+                        format!("{field}.kill"),
+                        format!("unit index {bad}, but {:?} has {n} units", ev.formation),
+                    ));
+                }
+            }
+            (Some(order), true) => {
+                let of = format!("{field}.order");
+                match order {
+                    OrderSpec::MoveTo {
+                        goal,
+                        facing,
+                        pattern,
+                        ..
+                    } => {
+                        c.finite_vec(&format!("{of}.goal"), *goal)?;
+                        if let Some(f) = facing {
+                            c.direction(&format!("{of}.facing"), *f)?;
+                        }
+                        if let Some(p) = pattern {
+                            c.pattern(&format!("{of}.pattern"), p)?;
+                        }
+                    }
+                    OrderSpec::ChangePattern(p) => c.pattern(&format!("{of}.pattern"), p)?,
+                    OrderSpec::Face(f) => c.direction(&of, *f)?,
+                    OrderSpec::Halt | OrderSpec::Cancel => {}
+                }
+            }
+        }
+    }
+    Ok(c.patterns)
+}
