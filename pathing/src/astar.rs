@@ -93,12 +93,15 @@ impl Ord for Open {
 pub struct SearchScratch {
     g: Vec<f32>,
     parent: Vec<u32>,
+    via: Vec<u32>,
     seen: Vec<u32>,
     closed: Vec<u32>,
     generation: u32,
     heap: BinaryHeap<Open>,
     /// Node slots of the last route, start to end.
     pub(crate) route: Vec<u32>,
+    /// For each node of the last route after the first, the adjacency index of the edge into it.
+    pub(crate) route_edges: Vec<u32>,
     /// Per jump link: whether the unit of the current query can make it.
     pub(crate) jumps: Vec<bool>,
 }
@@ -124,6 +127,7 @@ impl SearchScratch {
         if self.g.len() < slots {
             self.g.resize(slots, 0.0);
             self.parent.resize(slots, u32::MAX);
+            self.via.resize(slots, u32::MAX);
             self.seen.resize(slots, 0);
             self.closed.resize(slots, 0);
         }
@@ -135,6 +139,7 @@ impl SearchScratch {
         }
         self.heap.clear();
         self.route.clear();
+        self.route_edges.clear();
     }
 }
 
@@ -220,6 +225,7 @@ impl NavGraph {
         let SearchScratch {
             g,
             parent,
+            via,
             seen,
             closed,
             heap,
@@ -227,6 +233,7 @@ impl NavGraph {
         } = scratch;
         g[s] = 0.0;
         parent[s] = u32::MAX;
+        via[s] = u32::MAX;
         seen[s] = stamp;
         heap.push(Open {
             f: h(s),
@@ -266,6 +273,7 @@ impl NavGraph {
                 seen[m] = stamp;
                 g[m] = ng;
                 parent[m] = node;
+                via[m] = k as u32;
                 heap.push(Open {
                     f: ng + h(m),
                     g: ng,
@@ -280,9 +288,16 @@ impl NavGraph {
         let mut at = end;
         while at != u32::MAX {
             scratch.route.push(at);
-            at = scratch.parent.get(at as usize).copied().unwrap_or(u32::MAX);
+            let parent = scratch.parent.get(at as usize).copied().unwrap_or(u32::MAX);
+            if parent != u32::MAX {
+                scratch
+                    .route_edges
+                    .push(scratch.via.get(at as usize).copied().unwrap_or(u32::MAX));
+            }
+            at = parent;
         }
         scratch.route.reverse();
+        scratch.route_edges.reverse();
         outcome
     }
 

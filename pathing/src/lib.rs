@@ -4,10 +4,13 @@ pub mod astar;
 pub mod cover;
 pub mod error;
 pub mod gap;
+pub mod grid_build;
 pub mod jump;
 pub mod map;
 pub mod navgraph;
+pub mod path_query;
 pub mod polygon;
+pub mod smoothing;
 pub mod valid_map;
 
 mod broad_phase;
@@ -16,11 +19,14 @@ pub use astar::{Route, SearchFilter, SearchScratch};
 pub use cover::{CoverGeneration, CoverHit, CoverPoint};
 pub use error::PathingError;
 pub use gap::{GapResponse, JumpDetector, JumpableGap, detect_gap};
+pub use grid_build::{GridSpec, OccupancyGrid};
 pub use jump::{
     JumpAbility, JumpEvent, JumpLink, JumpPlan, JumpRefusal, JumpSource, LandingPad, TakeOff,
     VelocityTarget, plan_jump,
 };
 pub use map::Map;
 pub use navgraph::{EdgeKind, NavEdge, NavGraph, NavGraphStorage, NavNode, NodeId};
+pub use path_query::{Leg, Narrowest, OnFailure, Path, PathQuery, Waypoint, find_path};
 pub use polygon::PolygonObstacle;
+pub use smoothing::smooth_path;
 pub use valid_map::{Clearance, ValidMap};
