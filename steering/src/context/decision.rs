@@ -313,6 +313,27 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn decisions_are_unit_and_in_range(
+            values in proptest::collection::vec(0.0_f32..=1.0, 4..64),
+            align in -3.0_f32..3.0,
+        ) {
+            let mut m = map_with(&values);
+            m.align(crate::ops::from_angle(align));
+            for mode in [Interpolation::None, Interpolation::Parabolic, Interpolation::CatmullRom] {
+                if let Some(d) = decide(&m, mode) {
+                    proptest::prop_assert!((d.direction.length() - 1.0).abs() < 1e-4);
+                    proptest::prop_assert!((0.0..=1.0).contains(&d.value));
+                    proptest::prop_assert!(d.slot_position >= 0.0);
+                    proptest::prop_assert!(d.slot_position < values.len() as f32);
+                } else {
+                    proptest::prop_assert!(values.iter().all(|v| *v <= 0.0));
+                }
+            }
+        }
+    }
+
     #[test]
     fn danger_masks_interest() {
         let interest = map_with(&[1.0, 0.8, 0.5, 0.2, 0.1, 0.2, 0.5, 0.8]);

@@ -1,6 +1,6 @@
 //! Evaluators: small functions that write interest or danger into a [`ContextMap`] (in the map's
 //! current alignment) and return how long, in seconds, what they wrote stays valid
-//! ([`FOREVER`](super::timeslice::FOREVER) when nothing they saw can change it soon).
+//! ([`FOREVER`] when nothing they saw can change it soon).
 //!
 //! Moving bodies are in [`super::prediction`]; speed control is in [`super::speed`].
 

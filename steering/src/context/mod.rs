@@ -9,7 +9,8 @@
 //! - [`decision`]: danger masks interest or scores multiply ([`CombineMode`]), then the best
 //!   direction with parabolic or Catmull-Rom sub-slot interpolation ([`Interpolation`]).
 //! - [`timeslice`]: the shortest validity wins; the steerer re-steers only when it has elapsed.
-//! - [`ContextSteering`] ([`steerer`]): all of it for one body, with last frame's maps damped
+//! - [`ContextSteering`] ([`steerer`], configured by [`ContextConfig`] in [`config`]): all of it
+//!   for one body, with last frame's maps damped
 //!   into the next, a gentle turn towards the decision and a steering force out.
 //!
 //! ```
@@ -30,6 +31,7 @@
 //! assert!((steering.danger().distance(0) - 1.25).abs() < 1e-4);
 //! ```
 
+pub mod config;
 pub mod decision;
 pub mod evaluators;
 pub mod map;
@@ -41,7 +43,8 @@ pub mod timeslice;
 #[cfg(test)]
 mod scenarios;
 
+pub use config::ContextConfig;
 pub use decision::{CombineMode, Decision, Interpolation, combine, decide, favour};
 pub use map::{ContextMap, MAX_SLOTS, MIN_SLOTS, NO_DISTANCE};
-pub use steerer::{ContextConfig, ContextSteering};
+pub use steerer::ContextSteering;
 pub use timeslice::{FOREVER, SliceClock, Validity};
