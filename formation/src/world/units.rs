@@ -234,13 +234,13 @@ trait SearchFn {
 
 impl SearchFn for CellGrid {
     fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2)) {
-        self.for_each_in_radius(center, radius, |i, p| f(i, p));
+        self.for_each_in_radius(center, radius, f);
     }
 }
 
 impl SearchFn for BruteForceSearch {
     fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2)) {
-        self.for_each_in_radius(center, radius, |i, p| f(i, p));
+        self.for_each_in_radius(center, radius, f);
     }
 }
 
