@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand};
 
 use crate::render;
 use crate::runner::Runner;
-use crate::scenario::{MAX_DURATION, Scenario};
+use crate::scenario::MAX_DURATION;
 
 /// Formation and squad movement: run, draw and check scenarios.
 #[derive(Debug, Parser)]
@@ -178,17 +178,7 @@ fn execute(command: Command) -> Result<(), Failure> {
 }
 
 fn prepare(file: &Path, seed: Option<u64>, trails: bool) -> Result<Runner, Failure> {
-    let text = crate::scenario::read_text(file).map_err(bad)?;
-    let origin = file.display().to_string();
-    let mut scenario = Scenario::from_ron_str(&text, &origin).map_err(bad)?;
-    if let Some(s) = seed {
-        scenario.seed = s;
-    }
-    let loaded = scenario
-        .validate(&origin, &crate::scenario::pattern_dirs(file))
-        .map_err(bad)?;
-    let built = loaded.build().map_err(bad)?;
-    Ok(Runner::new(built, trails))
+    crate::runner::load_runner(file, seed, trails).map_err(bad)
 }
 
 fn ticks_to_run(runner: &Runner, ticks: Option<u64>, resumed: bool) -> Result<u64, Failure> {

@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use crate::metrics::{Metrics, Report, UnitSample};
 use crate::render::{AnchorMark, Scene, UnitMark};
-use crate::scenario::{Built, SpawnedUnit, Timeline, TimelineAction};
+use crate::scenario::{Built, Scenario, ScenarioError, SpawnedUnit, Timeline, TimelineAction};
 use crate::shapes::{MapShapes, PolygonShape};
 
 /// First line of a run snapshot file.
@@ -58,6 +58,25 @@ pub fn shapes_of(map: &cohort_pathing::Map) -> MapShapes {
             .map(|j| (j.takeoff, j.pad.center))
             .collect(),
     }
+}
+
+/// Loads, validates and builds the scenario at `path` (with `seed` instead of its own, if
+/// given) and returns a runner at tick 0; `record_trails` keeps trails for pictures.
+pub fn load_runner(
+    path: &std::path::Path,
+    seed: Option<u64>,
+    record_trails: bool,
+) -> Result<Runner, ScenarioError> {
+    let text = crate::scenario::read_text(path)?;
+    let origin = path.display().to_string();
+    let mut scenario = Scenario::from_ron_str(&text, &origin)?;
+    if let Some(s) = seed {
+        scenario.seed = s;
+    }
+    let built = scenario
+        .validate(&origin, &crate::scenario::pattern_dirs(path))?
+        .build()?;
+    Ok(Runner::new(built, record_trails))
 }
 
 /// A trail: sampled positions, thinned to at most [`TRAIL_POINTS`].
@@ -175,6 +194,11 @@ impl Runner {
         self.samples = samples;
         self.record_trails();
         Ok(())
+    }
+
+    /// Runs to the scenario's duration (from wherever the run is).
+    pub fn run_to_end(&mut self) -> Result<(), RunError> {
+        self.run(self.duration.saturating_sub(self.tick), |_| {})
     }
 
     /// Runs `ticks` steps, calling `progress` after each.
