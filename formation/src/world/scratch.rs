@@ -24,7 +24,7 @@ pub struct Scratch {
     pub(crate) near_walls: Vec<Wall>,
     pub(crate) order: Vec<FormationId>,
     pub(crate) stack: Vec<FormationId>,
-    pub(crate) path: Vec<Vec2>,
+    pub(crate) path: cohort_pathing::SearchScratch,
     pub(crate) assignment: Option<SlotAssignment>,
     pub(crate) located_members: Vec<crate::assignment::Located>,
     pub(crate) located_slots: Vec<crate::assignment::Located>,

@@ -2,7 +2,7 @@
 //! formation and steering stages make of them (paths with clearance, line of sight, geometry
 //! near a point).
 
-use cohort_pathing::{GridSpec, Map, NavGraph, SearchFilter, SearchScratch, ValidMap};
+use cohort_pathing::{GridSpec, Map, NavGraph, PathQuery, SearchScratch, ValidMap, find_path};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 use serde::{Deserialize, Serialize};
 
@@ -143,89 +143,43 @@ impl Terrain {
         self.cache.near(p, radius, circles, walls);
     }
 
-    /// Plans a path from `from` to `to` keeping `clearance` from obstacles where it can. When
-    /// no path has that clearance, the path with the unit's own `min_clearance` is taken (the
-    /// leg clearances say where it narrows). When the goal is unreachable, the path ends at
-    /// the reachable point closest to it. The path is smoothed by line of sight.
+    /// Plans a path from `from` to `to` keeping `clearance` from obstacles where it can
+    /// (pathing's clearance-aware A* with line-of-sight smoothing). When no path has that
+    /// clearance, the path for the unit's own `min_clearance` is taken (the leg clearances say
+    /// where it narrows). When the goal is blocked or unreachable, the path ends at the
+    /// reachable point closest to it; when nothing is reachable, the plan stays where it is.
     pub fn plan_path(
         &self,
         from: Vec2,
         to: Vec2,
         clearance: f32,
         min_clearance: f32,
-        scratch: &mut Vec<Vec2>,
+        scratch: &mut SearchScratch,
     ) -> PathPlan {
         let mut plan = PathPlan::default();
-        let goal = self.push_out(to, min_clearance);
-        if self.map.line_of_sight(from, goal, clearance.max(min_clearance)) {
-            plan.points.extend([from, goal]);
-        } else {
-            let mut search = SearchScratch::new();
-            let mut route = None;
-            for c in [clearance.max(min_clearance), min_clearance] {
-                let accept = |_, n: &cohort_pathing::NavNode| n.clearance >= c;
-                let (Some(s), Some(g)) = (
-                    self.graph.nearest_node_where(from, f32::INFINITY, accept),
-                    self.graph.nearest_node_where(goal, f32::INFINITY, accept),
-                ) else {
-                    continue;
-                };
-                let r = self.graph.find_route_or_closest(
-                    s,
-                    g,
-                    &SearchFilter::walking(c),
-                    &mut search,
-                );
-                if let Some(r) = r {
-                    let ok = r.reached_goal;
-                    route = Some((r, c));
-                    if ok {
-                        break;
-                    }
+        let query = PathQuery {
+            clearance,
+            ..PathQuery::new(from, to, min_clearance).or_closest()
+        };
+        match find_path(&self.map, &self.graph, &query, scratch) {
+            Ok(path) if !path.waypoints.is_empty() => {
+                let mut leg = path.waypoints[0].clearance;
+                for w in &path.waypoints {
+                    plan.points.push(w.position);
+                    plan.clearance.push(leg);
+                    leg = w.leg_clearance;
+                }
+                if plan.points.len() == 1 {
+                    plan.points.push(plan.points[0]);
+                    plan.clearance.push(leg);
                 }
             }
-            scratch.clear();
-            scratch.push(from);
-            match route {
-                Some((r, c)) => {
-                    scratch.extend(
-                        r.nodes
-                            .iter()
-                            .filter_map(|&n| self.graph.node(n).map(|n| n.position)),
-                    );
-                    if r.reached_goal {
-                        scratch.push(goal);
-                    }
-                    smooth(&self.map, scratch, c, &mut plan.points);
-                }
-                None => plan.points.extend([from, from]),
+            _ => {
+                plan.points.extend([from, from]);
+                plan.clearance.extend([0.0, 0.0]);
             }
-        }
-        let cap = clearance.max(min_clearance) * 4.0 + 1.0;
-        plan.clearance.push(self.map.clearance_capped(from, cap));
-        for w in plan.points.windows(2) {
-            plan.clearance
-                .push(self.map.segment_clearance(w[0], w[1], cap).distance);
         }
         plan
-    }
-}
-
-/// String pulling: from each kept point, jump to the farthest later point in sight.
-fn smooth(map: &ValidMap, points: &[Vec2], radius: f32, out: &mut Vec<Vec2>) {
-    out.clear();
-    let Some(&first) = points.first() else {
-        return;
-    };
-    out.push(first);
-    let mut i = 0;
-    while i + 1 < points.len() {
-        let mut j = points.len() - 1;
-        while j > i + 1 && !map.line_of_sight(points[i], points[j], radius) {
-            j -= 1;
-        }
-        out.push(points[j]);
-        i = j;
     }
 }
 
