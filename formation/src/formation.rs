@@ -136,6 +136,8 @@ pub struct Formation {
     pub path: Vec<Vec2>,
     /// Clearance at each path point (same length as `path`).
     pub path_clearance: Vec<f32>,
+    /// Arc-length stretches of the path narrower than the base pattern's half-width.
+    pub narrows: Vec<(f32, f32)>,
     /// Index of the path point the anchor is heading for.
     pub path_index: usize,
     /// The goal of the current move.
@@ -178,6 +180,7 @@ impl Formation {
             motion: Motion::Holding,
             path: Vec::new(),
             path_clearance: Vec::new(),
+            narrows: Vec::new(),
             path_index: 0,
             goal: None,
             goal_facing: None,

@@ -117,6 +117,7 @@ impl World {
         f.path_clearance.clear();
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
+        narrow_stretches(self_terrain_clearance(&self.terrain), &f.path, half_width, &mut f.narrows);
         f.path_index = 1.min(f.path.len().saturating_sub(1));
         f.goal = f.path.last().copied().or(Some(goal));
         f.motion = Motion::Moving;
@@ -238,10 +239,9 @@ impl World {
             return;
         }
         let n = f.members.len().max(1);
-        let need = 0.5 * f.base_pattern.width(n);
         let depth = f.base_pattern.depth(n).max(f.pattern.depth(n));
-        let ahead = depth + 6.0;
-        let narrow = path_narrower_near(f, need, ahead, depth + 2.0);
+        let ahead = 0.5 * depth + 6.0;
+        let narrow = path_narrower_near(f, ahead, depth + 2.0);
         if narrow && !f.in_column && f.motion == Motion::Moving {
             f.pattern = f.base_pattern.as_column();
             f.in_column = true;
@@ -254,34 +254,61 @@ impl World {
     }
 }
 
-/// Whether any path segment within `ahead` in front of the anchor or `behind` behind it has
-/// clearance below `need`.
-fn path_narrower_near(f: &Formation, need: f32, ahead: f32, behind: f32) -> bool {
-    let idx = f.path_index.min(f.path.len() - 1);
-    // Ahead: from the anchor to path[idx], then on.
-    let mut travelled = (f.path[idx] - f.anchor.position).length();
-    let mut j = idx;
-    loop {
-        if f.path_clearance.get(j).is_some_and(|&c| c < need) {
-            return true;
+/// Arc-length stretches of `path` where the clearance is below `need`, sampled every half
+/// unit (computed once per plan, so the per-tick check is a few comparisons).
+fn narrow_stretches(
+    clearance: impl Fn(Vec2, f32) -> f32,
+    path: &[Vec2],
+    need: f32,
+    out: &mut Vec<(f32, f32)>,
+) {
+    out.clear();
+    let mut s0 = 0.0;
+    let mut open: Option<f32> = None;
+    for w in path.windows(2) {
+        let len = (w[1] - w[0]).length();
+        let steps = ((len / 0.5).ceil() as usize).clamp(1, 100_000);
+        for k in 0..=steps {
+            let t = k as f32 / steps as f32;
+            let s = s0 + len * t;
+            let narrow = clearance(w[0].lerp(w[1], t), need + 0.01) < need;
+            match (narrow, open) {
+                (true, None) => open = Some(s),
+                (false, Some(a)) => {
+                    out.push((a, s));
+                    open = None;
+                }
+                _ => {}
+            }
         }
-        if j + 1 >= f.path.len() || travelled > ahead {
-            break;
-        }
-        travelled += (f.path[j + 1] - f.path[j]).length();
-        j += 1;
+        s0 += len;
     }
-    // Behind: the segments the tail of the formation is still in.
-    let mut back = 0.0;
-    let mut k = idx;
-    while k > 0 && back < behind {
-        back += (f.path[k] - f.path[k - 1]).length();
-        if f.path_clearance.get(k).is_some_and(|&c| c < need) {
-            return true;
-        }
-        k -= 1;
+    if let Some(a) = open {
+        out.push((a, s0));
     }
-    false
+}
+
+fn self_terrain_clearance(t: &super::Terrain) -> impl Fn(Vec2, f32) -> f32 + '_ {
+    move |p, cap| t.valid_map().clearance_capped(p, cap)
+}
+
+/// Whether a narrow stretch of the path lies within `ahead` in front of the anchor or `behind`
+/// behind it (arc length along the path).
+fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
+    if f.narrows.is_empty() || f.path.len() < 2 {
+        return false;
+    }
+    let idx = f.path_index.clamp(1, f.path.len() - 1);
+    let mut s = 0.0;
+    for w in f.path[..idx].windows(2) {
+        s += (w[1] - w[0]).length();
+    }
+    let (a, b) = (f.path[idx - 1], f.path[idx]);
+    let dir = (b - a).normalize_or_zero();
+    s += (f.anchor.position - a).dot(dir).clamp(0.0, (b - a).length());
+    f.narrows
+        .iter()
+        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
 }
 
 impl World {
