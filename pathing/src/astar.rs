@@ -1,12 +1,14 @@
-//! A* over the navigation graph: a binary heap with reusable buffers (no allocation per search
-//! once warm), `f32` costs in a total order, deterministic tie-breaking (lower `f`, then higher
-//! `g`, then lower node index), a Euclidean heuristic, and filters for clearance and for the
-//! jumps a unit can make.
+//! A* over the navigation graph: a binary heap of packed keys with reusable buffers (no
+//! allocation per search once warm), `f32` costs ordered by their bits (they are never negative
+//! or NaN), deterministic tie-breaking (lower `f`, then higher `g`, then lower node index), a
+//! compact edge array holding what a relaxation reads of the target node, a Euclidean heuristic
+//! scaled to stay admissible and consistent (by the smallest cost per unit length of any edge),
+//! and filters for clearance and for the jumps a unit can make.
 //!
 //! It is measured against petgraph's own `astar` ([`NavGraph::astar_petgraph`], kept for the
 //! comparison) and the `pathfinding` crate in `benches/astar.rs`; see the crate's "Speed" section.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use glam::Vec2;
@@ -57,47 +59,30 @@ pub struct Route {
     pub reached_goal: bool,
 }
 
-/// An open-list entry.
-#[derive(Clone, Copy, Debug)]
-struct Open {
-    f: f32,
+/// Per-node search state, one cache line shared by four nodes.
+#[derive(Clone, Copy, Debug, Default)]
+struct NodeState {
     g: f32,
-    node: u32,
+    parent: u32,
+    via: u32,
+    /// `2 * generation` when reached in the current search, `2 * generation + 1` once closed.
+    stamp: u32,
 }
 
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Open {
-    /// Max-heap order: the best entry is the greatest (lowest f, then highest g, then lowest
-    /// index).
-    fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then(self.g.total_cmp(&other.g))
-            .then(other.node.cmp(&self.node))
-    }
+/// An open-list key: `f` (non-negative, so its bits order like the value), then `g` inverted,
+/// then the node slot; the smallest key pops first: lowest `f`, ties to the highest `g` (the
+/// node closer to the goal), then to the lowest slot.
+#[inline]
+fn open_key(f: f32, g: f32, node: u32) -> Reverse<u128> {
+    Reverse(((f.to_bits() as u128) << 64) | (((!g.to_bits()) as u128) << 32) | node as u128)
 }
 
 /// Buffers reused across searches. One per thread (or per world); not serialized.
 #[derive(Clone, Debug, Default)]
 pub struct SearchScratch {
-    g: Vec<f32>,
-    parent: Vec<u32>,
-    via: Vec<u32>,
-    seen: Vec<u32>,
-    closed: Vec<u32>,
+    nodes: Vec<NodeState>,
     generation: u32,
-    heap: BinaryHeap<Open>,
+    heap: BinaryHeap<Reverse<u128>>,
     /// Node slots of the last route, start to end.
     pub(crate) route: Vec<u32>,
     /// For each node of the last route after the first, the adjacency index of the edge into it.
@@ -124,17 +109,12 @@ impl SearchScratch {
     }
 
     fn begin(&mut self, slots: usize) {
-        if self.g.len() < slots {
-            self.g.resize(slots, 0.0);
-            self.parent.resize(slots, u32::MAX);
-            self.via.resize(slots, u32::MAX);
-            self.seen.resize(slots, 0);
-            self.closed.resize(slots, 0);
+        if self.nodes.len() < slots {
+            self.nodes.resize(slots, NodeState::default());
         }
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.seen.iter_mut().for_each(|s| *s = 0);
-            self.closed.iter_mut().for_each(|s| *s = 0);
+        self.generation += 1;
+        if self.generation >= u32::MAX / 2 {
+            self.nodes.iter_mut().for_each(|n| n.stamp = 0);
             self.generation = 1;
         }
         self.heap.clear();
@@ -201,84 +181,78 @@ impl NavGraph {
         scratch: &mut SearchScratch,
     ) -> Outcome {
         let adj = &self.adjacency;
-        let slots = adj.position.len();
+        let slots = adj.nodes.len();
         let (s, t) = (start.index(), goal.index());
         let min_c = filter.min_clearance;
-        let usable = |i: usize| {
-            adj.node_clearance
-                .get(i)
-                .is_some_and(|c| *c >= 0.0 && *c >= min_c)
-        };
-        if !usable(s) {
+        if !adj
+            .nodes
+            .get(s)
+            .is_some_and(|n| n.clearance >= 0.0 && n.clearance >= min_c)
+        {
             return Outcome::NoStart;
         }
-        let goal_known = t < slots && adj.node_clearance.get(t).is_some_and(|c| *c >= 0.0);
-        let goal_pos = adj.position.get(t).copied().unwrap_or_default();
+        let goal_known = adj.nodes.get(t).is_some_and(|n| n.clearance >= 0.0);
+        let goal_pos = adj.nodes.get(t).map_or(Vec2::ZERO, |n| n.position);
         let scale = self.heuristic_scale;
-        let h = |i: usize| -> f32 {
-            adj.position
-                .get(i)
-                .map_or(0.0, |p| (*p - goal_pos).length() * scale)
-        };
         scratch.begin(slots);
-        let stamp = scratch.generation;
-        let SearchScratch {
-            g,
-            parent,
-            via,
-            seen,
-            closed,
-            heap,
-            ..
-        } = scratch;
-        g[s] = 0.0;
-        parent[s] = u32::MAX;
-        via[s] = u32::MAX;
-        seen[s] = stamp;
-        heap.push(Open {
-            f: h(s),
+        let (seen, closed) = (scratch.generation * 2, scratch.generation * 2 + 1);
+        let SearchScratch { nodes, heap, .. } = scratch;
+        // Slots below `slots` are in range of `nodes`, `adj.nodes` and `adj.offsets` (built
+        // together in `NavGraph::from_graph`): plain indexing cannot fail below.
+        nodes[s] = NodeState {
             g: 0.0,
-            node: s as u32,
-        });
+            parent: u32::MAX,
+            via: u32::MAX,
+            stamp: seen,
+        };
+        heap.push(open_key(
+            (adj.nodes[s].position - goal_pos).length() * scale,
+            0.0,
+            s as u32,
+        ));
         let mut closest = (f32::INFINITY, f32::INFINITY, s as u32);
         let mut found = None;
-        while let Some(Open { g: gn, node, .. }) = heap.pop() {
-            let n = node as usize;
-            if closed[n] == stamp || gn > g[n] {
+        while let Some(Reverse(key)) = heap.pop() {
+            let n = (key & 0xFFFF_FFFF) as usize;
+            let state = &mut nodes[n];
+            if state.stamp == closed {
                 continue;
             }
-            closed[n] = stamp;
+            state.stamp = closed;
+            let gn = state.g;
             if n == t && goal_known {
                 found = Some(gn);
                 break;
             }
-            let hn = h(n);
-            if (hn, gn, node) < closest {
-                closest = (hn, gn, node);
+            let hn = (adj.nodes[n].position - goal_pos).length() * scale;
+            if (hn, gn, n as u32) < closest {
+                closest = (hn, gn, n as u32);
             }
             let (from, to) = (adj.offsets[n] as usize, adj.offsets[n + 1] as usize);
             for k in from..to {
-                let m = adj.to[k] as usize;
-                if closed[m] == stamp
-                    || adj.clearance[k] < min_c
-                    || adj.node_clearance[m] < min_c
-                    || !filter.allows(adj.kind[k])
+                let e = adj.edges[k];
+                let m = e.to as usize;
+                if e.clearance < min_c
+                    || (!e.walk && !adj.kinds.get(k).is_some_and(|kind| filter.allows(*kind)))
                 {
                     continue;
                 }
-                let ng = gn + adj.cost[k];
-                if seen[m] == stamp && ng >= g[m] {
+                let ng = gn + e.cost;
+                let ms = &mut nodes[m];
+                if ms.stamp == closed || (ms.stamp == seen && ng >= ms.g) {
                     continue;
                 }
-                seen[m] = stamp;
-                g[m] = ng;
-                parent[m] = node;
-                via[m] = k as u32;
-                heap.push(Open {
-                    f: ng + h(m),
+                *ms = NodeState {
                     g: ng,
-                    node: m as u32,
-                });
+                    parent: n as u32,
+                    via: k as u32,
+                    stamp: seen,
+                };
+                heap.push(open_key(
+                    ng + (e.target - goal_pos).length() * scale,
+                    ng,
+                    m as u32,
+                ));
             }
         }
         let (end, outcome) = match found {
@@ -288,11 +262,12 @@ impl NavGraph {
         let mut at = end;
         while at != u32::MAX {
             scratch.route.push(at);
-            let parent = scratch.parent.get(at as usize).copied().unwrap_or(u32::MAX);
+            let (parent, via) = scratch
+                .nodes
+                .get(at as usize)
+                .map_or((u32::MAX, u32::MAX), |n| (n.parent, n.via));
             if parent != u32::MAX {
-                scratch
-                    .route_edges
-                    .push(scratch.via.get(at as usize).copied().unwrap_or(u32::MAX));
+                scratch.route_edges.push(via);
             }
             at = parent;
         }

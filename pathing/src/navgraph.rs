@@ -54,16 +54,33 @@ pub struct NavEdge {
     pub kind: EdgeKind,
 }
 
+/// A node as the search reads it (a negative clearance marks a vacant slot).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AdjNode {
+    pub position: Vec2,
+    pub clearance: f32,
+}
+
+/// An edge as the search reads it, with what the search needs of its target (position, and
+/// the smaller of the edge's and the target's clearance) so that relaxing it reads the edge
+/// array sequentially; the kind is only looked up for non-walk edges.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AdjEdge {
+    pub to: u32,
+    pub cost: f32,
+    pub clearance: f32,
+    pub walk: bool,
+    pub target: Vec2,
+}
+
 /// The adjacency the search reads: per node slot, its out-edges in one flat array.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Adjacency {
     pub offsets: Vec<u32>,
-    pub to: Vec<u32>,
-    pub cost: Vec<f32>,
-    pub clearance: Vec<f32>,
-    pub kind: Vec<EdgeKind>,
-    pub position: Vec<Vec2>,
-    pub node_clearance: Vec<f32>,
+    pub nodes: Vec<AdjNode>,
+    pub edges: Vec<AdjEdge>,
+    /// The kind of each edge, parallel to `edges`.
+    pub kinds: Vec<EdgeKind>,
 }
 
 /// A validated navigation graph. Build it with [`NavGraph::from_occupancy_grid`],
@@ -115,18 +132,23 @@ impl NavGraph {
             .unwrap_or(0);
         let mut adjacency = Adjacency {
             offsets: Vec::with_capacity(bound + 1),
-            position: vec![Vec2::ZERO; bound],
-            node_clearance: vec![-1.0; bound],
+            nodes: vec![
+                AdjNode {
+                    position: Vec2::ZERO,
+                    clearance: -1.0,
+                };
+                bound
+            ],
             ..Adjacency::default()
         };
         for n in graph.node_indices() {
-            if let (Some(w), Some(p), Some(c)) = (
-                graph.node_weight(n),
-                adjacency.position.get_mut(n.index()),
-                adjacency.node_clearance.get_mut(n.index()),
-            ) {
-                *p = w.position;
-                *c = w.clearance;
+            if let (Some(w), Some(slot)) =
+                (graph.node_weight(n), adjacency.nodes.get_mut(n.index()))
+            {
+                *slot = AdjNode {
+                    position: w.position,
+                    clearance: w.clearance,
+                };
             }
         }
         // Out-edges grouped by source, in edge-index order within a node.
@@ -145,7 +167,7 @@ impl NavGraph {
         let mut spacing = f32::INFINITY;
         let mut k = 0usize;
         for slot in 0..bound as u32 {
-            adjacency.offsets.push(adjacency.to.len() as u32);
+            adjacency.offsets.push(adjacency.edges.len() as u32);
             while let Some(&(src, id, dst)) = edges.get(k) {
                 if src != slot {
                     break;
@@ -156,22 +178,26 @@ impl NavGraph {
                 else {
                     continue;
                 };
-                adjacency.to.push(dst);
-                adjacency.cost.push(w.cost);
-                adjacency.clearance.push(w.clearance);
-                adjacency.kind.push(w.kind);
                 let (a, b) = (
                     adjacency
-                        .position
+                        .nodes
                         .get(src as usize)
-                        .copied()
-                        .unwrap_or_default(),
+                        .map_or(Vec2::ZERO, |n| n.position),
                     adjacency
-                        .position
+                        .nodes
                         .get(dst as usize)
                         .copied()
                         .unwrap_or_default(),
                 );
+                adjacency.edges.push(AdjEdge {
+                    to: dst,
+                    cost: w.cost,
+                    clearance: w.clearance.min(b.clearance),
+                    walk: w.kind == EdgeKind::Walk,
+                    target: b.position,
+                });
+                adjacency.kinds.push(w.kind);
+                let b = b.position;
                 let len = (b - a).length();
                 if len > 1e-6 {
                     heuristic_scale = heuristic_scale.min(w.cost / len);
@@ -181,12 +207,13 @@ impl NavGraph {
                 }
             }
         }
-        adjacency.offsets.push(adjacency.to.len() as u32);
+        adjacency.offsets.push(adjacency.edges.len() as u32);
         let spacing = if spacing.is_finite() { spacing } else { 1.0 };
-        let boxes: Vec<(Vec2, Vec2)> = (0..bound)
-            .map(|i| {
-                let alive = adjacency.node_clearance.get(i).is_some_and(|c| *c >= 0.0);
-                let p = adjacency.position.get(i).copied().unwrap_or_default();
+        let boxes: Vec<(Vec2, Vec2)> = adjacency
+            .nodes
+            .iter()
+            .map(|n| {
+                let (alive, p) = (n.clearance >= 0.0, n.position);
                 // Vacant slots go far outside (their cells clamp to the border; they are
                 // filtered out on lookup anyway).
                 if alive {

@@ -281,7 +281,8 @@ pub fn find_path(
     }
     scratch.jumps = jumps;
     let (raw, c, met, reached) = match result {
-        Some(found) => found,
+        // A goal moved out of an obstacle is the closest reachable point, not the goal.
+        Some((raw, c, met, found)) => (raw, c, met, found && goal == query.goal),
         None if closest => (
             fallback.unwrap_or_else(|| vec![(start, Leg::Walk)]),
             r,
@@ -305,14 +306,14 @@ fn raw_route(graph: &NavGraph, scratch: &SearchScratch, out: &mut Vec<(Vec2, Leg
         let leg = match scratch
             .route_edges
             .get(i)
-            .and_then(|&k| adj.kind.get(k as usize))
+            .and_then(|&k| adj.kinds.get(k as usize))
         {
             Some(EdgeKind::Jump(j)) => Leg::Jump(*j),
             Some(EdgeKind::Gap { gap, .. }) => Leg::Gap(*gap),
             _ => Leg::Walk,
         };
-        if let Some(&p) = adj.position.get(slot as usize) {
-            out.push((p, leg));
+        if let Some(n) = adj.nodes.get(slot as usize) {
+            out.push((n.position, leg));
         }
     }
 }
