@@ -166,7 +166,7 @@ impl Default for FormationNode {
 }
 
 /// Something that happens at a tick: an order to a formation, or units killed.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct TimedEvent {
     /// The tick (0 = before the first step).
@@ -178,17 +178,6 @@ pub struct TimedEvent {
     /// Units to kill: indices into the formation's units in spawn order (its own units after
     /// those of its sub-formations, depth first).
     pub kill: Vec<usize>,
-}
-
-impl Default for TimedEvent {
-    fn default() -> Self {
-        Self {
-            tick: 0,
-            formation: String::new(),
-            order: None,
-            kill: Vec::new(),
-        }
-    }
 }
 
 /// An order as written in a scenario: the formation crate's `Order`, with patterns by
