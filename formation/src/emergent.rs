@@ -107,9 +107,8 @@ pub fn emergent_targets(
     let mut lengths = [0usize; 2];
     for &member in order.iter().skip(1) {
         let here = positions[member];
-        let slot_of = |(of, arm): (usize, i8)| {
-            positions[of] + back + left * (config.side * f32::from(arm))
-        };
+        let slot_of =
+            |(of, arm): (usize, i8)| positions[of] + back + left * (config.side * f32::from(arm));
         // The shorter arm if they differ, else the nearer end (ties to the left).
         let which = if lengths[0] != lengths[1] {
             usize::from(lengths[1] < lengths[0])
