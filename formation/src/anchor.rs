@@ -195,9 +195,15 @@ mod tests {
     fn slot_position_rotates_with_orientation() {
         let a = AnchorPoint::at(Vec2::new(1.0, 1.0), Vec2::Y);
         // +x offset (ahead) now points along +y.
-        assert!(close(a.slot_position(Vec2::new(2.0, 0.0)), Vec2::new(1.0, 3.0)));
+        assert!(close(
+            a.slot_position(Vec2::new(2.0, 0.0)),
+            Vec2::new(1.0, 3.0)
+        ));
         // +y offset (left) now points along -x.
-        assert!(close(a.slot_position(Vec2::new(0.0, 2.0)), Vec2::new(-1.0, 1.0)));
+        assert!(close(
+            a.slot_position(Vec2::new(0.0, 2.0)),
+            Vec2::new(-1.0, 1.0)
+        ));
     }
 
     #[test]

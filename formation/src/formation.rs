@@ -214,7 +214,9 @@ impl Formation {
 
     /// World position of slot `i` this tick.
     pub fn slot_world_position(&self, i: usize) -> Option<Vec2> {
-        self.slots.get(i).map(|s| self.anchor.slot_position(s.offset))
+        self.slots
+            .get(i)
+            .map(|s| self.anchor.slot_position(s.offset))
     }
 
     /// Whether the formation has stopped at its goal (or was never moved).

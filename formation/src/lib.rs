@@ -13,6 +13,6 @@ pub mod world;
 pub use anchor::{AnchorMode, AnchorPoint};
 pub use error::WorldError;
 pub use formation::{Formation, FormationSettings, FormationSpec, Member, Motion, SlotTarget};
+pub use ids::{FormationId, UnitId};
 pub use order::Order;
 pub use world::{Unit, World, WorldSettings};
-pub use ids::{FormationId, UnitId};

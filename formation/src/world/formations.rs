@@ -3,12 +3,12 @@
 use cohort_steering::{Vec2, ops, truncate};
 
 use super::{World, member_position};
-use crate::assignment::{AssignmentConfig, Located, SlotAssignment};
-use crate::pattern::Role;
 use crate::anchor::{AnchorMode, drift_corrected_anchor, lag_speed_factor, moving_anchor};
+use crate::assignment::{AssignmentConfig, Located, SlotAssignment};
 use crate::formation::{Formation, Member, Motion, SlotTarget};
 use crate::ids::FormationId;
 use crate::order::Order;
+use crate::pattern::Role;
 
 /// Time constant (seconds) with which an anchor arrives at its goal or its parent's slot.
 const ANCHOR_ARRIVE_TIME: f32 = 1.0;
@@ -107,9 +107,9 @@ impl World {
         let half_width = 0.5 * f.base_pattern.width(n);
         let unit_radius = self.largest_radius(id);
         let from = f.anchor.position;
-        let plan = self
-            .terrain
-            .plan_path(from, goal, half_width, unit_radius, &mut self.scratch.path);
+        let plan =
+            self.terrain
+                .plan_path(from, goal, half_width, unit_radius, &mut self.scratch.path);
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
@@ -117,7 +117,12 @@ impl World {
         f.path_clearance.clear();
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
-        narrow_stretches(self_terrain_clearance(&self.terrain), &f.path, half_width, &mut f.narrows);
+        narrow_stretches(
+            self_terrain_clearance(&self.terrain),
+            &f.path,
+            half_width,
+            &mut f.narrows,
+        );
         f.path_index = 1.min(f.path.len().saturating_sub(1));
         f.goal = f.path.last().copied().or(Some(goal));
         f.motion = Motion::Moving;
@@ -305,7 +310,9 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
     }
     let (a, b) = (f.path[idx - 1], f.path[idx]);
     let dir = (b - a).normalize_or_zero();
-    s += (f.anchor.position - a).dot(dir).clamp(0.0, (b - a).length());
+    s += (f.anchor.position - a)
+        .dot(dir)
+        .clamp(0.0, (b - a).length());
     f.narrows
         .iter()
         .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
@@ -387,8 +394,7 @@ impl World {
                     if let Some((pc, vc)) = p_c.zip(v_c) {
                         let held = moving_anchor(pc, vc, f.settings.k_offset);
                         let lead = next - held;
-                        if lead.length() > f.settings.leash && lead.dot(f.anchor.velocity) > 0.0
-                        {
+                        if lead.length() > f.settings.leash && lead.dot(f.anchor.velocity) > 0.0 {
                             next = held + lead.clamp_length_max(f.settings.leash);
                             // Keep the anchor from jumping backwards.
                             if (next - f.anchor.position).dot(f.anchor.velocity) < 0.0 {
@@ -445,7 +451,10 @@ impl World {
                 Member::Unit(u) => self
                     .units
                     .get(u)
-                    .and_then(|u| u.slot_target.map(|t| (t.position - u.body.position).length()))
+                    .and_then(|u| {
+                        u.slot_target
+                            .map(|t| (t.position - u.body.position).length())
+                    })
                     .unwrap_or(0.0),
                 Member::Formation(c) => self.formations.get(c).map_or(0.0, |c| c.mean_lag),
             };
@@ -494,8 +503,7 @@ impl World {
                 velocity: anchor.velocity,
                 facing: anchor.slot_facing(slot.facing),
             };
-            if let (true, false, Some(c), Member::Unit(_)) = (leader_mode, leader_seen, carrot, m)
-            {
+            if let (true, false, Some(c), Member::Unit(_)) = (leader_mode, leader_seen, carrot, m) {
                 target = c;
             }
             leader_seen |= matches!(m, Member::Unit(_));
@@ -615,12 +623,14 @@ impl World {
         scratch.located_members.clear();
         for m in &f.members {
             let (pos, role) = match *m {
-                Member::Unit(u) => units
-                    .get(u)
-                    .map_or((f.anchor.position, Role::Any), |u| (u.body.position, u.role)),
+                Member::Unit(u) => units.get(u).map_or((f.anchor.position, Role::Any), |u| {
+                    (u.body.position, u.role)
+                }),
                 Member::Formation(c) => formations
                     .get(c)
-                    .map_or((f.anchor.position, Role::Any), |c| (c.anchor.position, c.role)),
+                    .map_or((f.anchor.position, Role::Any), |c| {
+                        (c.anchor.position, c.role)
+                    }),
             };
             scratch.located_members.push(Located::new(pos, role));
         }
@@ -672,7 +682,8 @@ impl World {
             }
         }
         f.members.clear();
-        f.members.extend(scratch.reordered.iter().flatten().copied());
+        f.members
+            .extend(scratch.reordered.iter().flatten().copied());
         std::mem::swap(&mut f.slots, &mut scratch.slots);
         f.needs_assignment = false;
     }

@@ -225,7 +225,9 @@ impl GeometryIndex {
         let nc = idx.circles.len();
         for (i, c) in idx.circles.iter().enumerate() {
             let r = Vec2::splat(c.radius);
-            idx.for_cells(c.center - r, c.center + r, |cell| buckets[cell].push(i as u32));
+            idx.for_cells(c.center - r, c.center + r, |cell| {
+                buckets[cell].push(i as u32)
+            });
         }
         for (i, w) in idx.walls.iter().enumerate() {
             idx.for_cells(w.from.min(w.to), w.from.max(w.to), |cell| {
@@ -245,8 +247,14 @@ impl GeometryIndex {
             return;
         }
         let c = |v: f32, n: u32| ((v / GEOMETRY_CELL).floor().max(0.0) as u32).min(n - 1);
-        let (x0, x1) = (c(lo.x - self.min.x, self.cols), c(hi.x - self.min.x, self.cols));
-        let (y0, y1) = (c(lo.y - self.min.y, self.rows), c(hi.y - self.min.y, self.rows));
+        let (x0, x1) = (
+            c(lo.x - self.min.x, self.cols),
+            c(hi.x - self.min.x, self.cols),
+        );
+        let (y0, y1) = (
+            c(lo.y - self.min.y, self.rows),
+            c(hi.y - self.min.y, self.rows),
+        );
         for y in y0..=y1 {
             for x in x0..=x1 {
                 f((y * self.cols + x) as usize);

@@ -304,4 +304,3 @@ fn ensure_grid(s: &mut Scratch, terrain: &Terrain, cell: f32) {
         s.solver = PenetrationSolver::new(min, max, cell).ok();
     }
 }
-
