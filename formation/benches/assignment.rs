@@ -1,4 +1,7 @@
-//! Slot assignment timings: exact solver at 16, 64 and 256 members, greedy at 1024.
+//! Slot assignment timings: exact solver at 16, 64, 128, 256 and 1024 members and greedy at
+//! 256 and 1024, for a fresh form-up (members scattered over a square, slots of a box pattern
+//! beside it); `near/256` re-solves with every member within a spacing of its slot (the usual
+//! re-assignment after a death or a pattern change).
 //!
 //! `cargo bench -p cohort-formation --bench assignment`
 #![allow(missing_docs)]
@@ -42,7 +45,7 @@ fn bench(c: &mut Criterion) {
         ..AssignmentConfig::default()
     };
     for (name, config, sizes) in [
-        ("exact", exact, &[16usize, 64, 256, 1024][..]),
+        ("exact", exact, &[16usize, 64, 128, 256, 1024][..]),
         ("greedy", greedy, &[256, 1024][..]),
     ] {
         for &n in sizes {
@@ -62,6 +65,25 @@ fn bench(c: &mut Criterion) {
                 })
             });
         }
+    }
+    // Members already near their slots.
+    let (_, slots) = problem(256);
+    let mut rng = SimRng::seed_from(9);
+    let members: Vec<Located> = slots
+        .iter()
+        .map(|s| {
+            Located::new(
+                s.position + Vec2::new(rng.clamped(), rng.clamped()),
+                Role::Any,
+            )
+        })
+        .collect();
+    if let Ok(mut solver) = SlotAssignment::new(exact) {
+        let mut assignment = Assignment::default();
+        group.sample_size(50);
+        group.bench_function("near/256", |b| {
+            b.iter(|| solver.solve_fresh(black_box(&members), black_box(&slots), &mut assignment))
+        });
     }
     group.finish();
 }

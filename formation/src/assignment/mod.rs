@@ -1,10 +1,11 @@
 //! Slot assignment: which member goes to which slot.
 //!
 //! [`SlotAssignment`] finds the assignment of minimum total cost, where the cost of a member in
-//! a slot is its distance (or squared distance, see [`CostMetric`]) to the slot plus a penalty when the slot's
-//! [`Role`] does not accept the member's role. Up to [`AssignmentConfig::greedy_above`]
-//! members or slots it is exact (shortest augmenting paths, Jonker–Volgenant style,
-//! `O(n³)`); above, a greedy heuristic with swap improvement. Rectangular problems are fine:
+//! a slot is its distance (or squared distance, see [`CostMetric`]) to the slot plus a
+//! penalty when the slot's [`Role`] does not accept the member's role. Up to
+//! [`AssignmentConfig::greedy_above`] members or slots it is exact (Jonker–Volgenant: column
+//! reduction, one bounded round of augmenting row reduction, then shortest augmenting paths;
+//! `O(n³)` worst case); above, a greedy heuristic with swap improvement. Rectangular problems are fine:
 //! with more slots than members some slots stay empty; with more members than slots the
 //! extra members are left unassigned (`None`).
 //!
@@ -15,11 +16,25 @@
 //! their valid slots and only the unassigned members are matched to the free slots; the repair
 //! is kept unless the full optimum beats it by more than the hysteresis.
 //!
-//! **Measured** (`cargo bench -p cohort-formation --bench assignment`, release, one core of
-//! the development container): exact solve of 16 members ≈ 7 µs, 64 ≈ 0.11 ms,
-//! 256 ≈ 2.2 ms; greedy of 1024 ≈ 4.6 ms, against an exact 1024 of ≈ 60 ms. The exact solver
-//! stays within a few milliseconds up to about 300 members, hence the default
-//! [`DEFAULT_GREEDY_ABOVE`] of 300.
+//! **Measured** with `cargo bench -p cohort-formation --bench assignment` (release build, a
+//! shared 2-core container under a load of about 3, so real machines do better), median
+//! times of one solve from scratch:
+//!
+//! | members | exact, fresh form-up | exact, members near their slots | greedy |
+//! |--------:|---------------------:|--------------------------------:|-------:|
+//! | 16      | 3.5 µs               |                                 |        |
+//! | 64      | 0.21 ms              |                                 |        |
+//! | 128     | 2.0 ms               |                                 |        |
+//! | 256     | 11.3 ms              | 0.34 ms                         | 1.1 ms |
+//! | 1024    | 650 ms               |                                 | 15 ms  |
+//!
+//! A fresh form-up (members scattered over a square, slots in a box beside it) is the hard
+//! case: almost every augmenting path crosses the whole matching. Re-assignment after a death,
+//! a join or a pattern change starts near the optimum and is about 30 times cheaper. The exact
+//! solver therefore stays the default up to [`DEFAULT_GREEDY_ABOVE`] = 256 members (about 10
+//! ms worst case, a fraction of a millisecond typically); past that the cubic growth (650 ms
+//! at 1024) rules it out and greedy takes over, whose total cost was within 25 % of the
+//! optimum at 256 scattered members (tested).
 
 mod solver;
 
@@ -31,7 +46,7 @@ use solver::Jv;
 
 /// Default size (members or slots) above which [`SlotAssignment`] uses the greedy solver
 /// (measured, see the module documentation).
-pub const DEFAULT_GREEDY_ABOVE: usize = 300;
+pub const DEFAULT_GREEDY_ABOVE: usize = 256;
 /// Cost of a pair involving a non-finite position (it sorts after every real cost).
 const UNREACHABLE_COST: f64 = 1.0e30;
 

@@ -232,7 +232,9 @@ impl Jv {
         let d = &self.d[..n];
         let mut hi = lo + 1;
         let mut min = d[cols[lo]];
-        for k in hi..n {
+        // `hi` moves inside the loop; the range is fixed at its start on purpose.
+        let first = hi;
+        for k in first..n {
             let dj = d[cols[k]];
             if dj <= min {
                 if dj < min {
@@ -264,7 +266,8 @@ impl Jv {
             let min = d[j];
             let row = &self.costs[i * n..(i + 1) * n];
             let h = row[j] - v[j] - min;
-            for k in hi..n {
+            let first = hi;
+            for k in first..n {
                 let j = cols[k];
                 let reduced = row[j] - v[j] - h;
                 if reduced < d[j] {
