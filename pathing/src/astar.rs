@@ -1,15 +1,13 @@
-//! A* over the navigation graph: a binary heap of packed keys with reusable buffers (no
-//! allocation per search once warm), `f32` costs ordered by their bits (they are never negative
-//! or NaN), deterministic tie-breaking (lower `f`, then higher `g`, then lower node index), a
-//! compact edge array holding what a relaxation reads of the target node, a Euclidean heuristic
-//! scaled to stay admissible and consistent (by the smallest cost per unit length of any edge),
-//! and filters for clearance and for the jumps a unit can make.
+//! A* over the navigation graph: a monotone radix heap on the bits of `f` (costs are never
+//! negative or NaN, and the heuristic is consistent, so popped keys never decrease) with
+//! reusable buffers (no allocation per search once warm), deterministic tie-breaking (lowest `f`;
+//! among equal `f`, the most recently pushed node, i.e. the deepest), a compact edge array
+//! holding what a relaxation reads of the target node, a Euclidean heuristic scaled to stay
+//! admissible and consistent (by the smallest cost per unit length of any edge), and filters for
+//! clearance and for the jumps a unit can make.
 //!
 //! It is measured against petgraph's own `astar` ([`NavGraph::astar_petgraph`], kept for the
 //! comparison) and the `pathfinding` crate in `benches/astar.rs`; see the crate's "Speed" section.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use glam::Vec2;
 use petgraph::algo::astar;
@@ -17,6 +15,7 @@ use petgraph::stable_graph::NodeIndex;
 use serde::{Deserialize, Serialize};
 
 use crate::navgraph::{EdgeKind, NavGraph, NodeId};
+use crate::radix_heap::RadixHeap;
 
 /// Which nodes and edges a search may use.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -69,20 +68,12 @@ struct NodeState {
     stamp: u32,
 }
 
-/// An open-list key: `f` (non-negative, so its bits order like the value), then `g` inverted,
-/// then the node slot; the smallest key pops first: lowest `f`, ties to the highest `g` (the
-/// node closer to the goal), then to the lowest slot.
-#[inline]
-fn open_key(f: f32, g: f32, node: u32) -> Reverse<u128> {
-    Reverse(((f.to_bits() as u128) << 64) | (((!g.to_bits()) as u128) << 32) | node as u128)
-}
-
 /// Buffers reused across searches. One per thread (or per world); not serialized.
 #[derive(Clone, Debug, Default)]
 pub struct SearchScratch {
     nodes: Vec<NodeState>,
     generation: u32,
-    heap: BinaryHeap<Reverse<u128>>,
+    heap: RadixHeap,
     /// Node slots of the last route, start to end.
     pub(crate) route: Vec<u32>,
     /// For each node of the last route after the first, the adjacency index of the edge into it.
@@ -133,7 +124,7 @@ impl NavGraph {
         filter: &SearchFilter<'_>,
         scratch: &mut SearchScratch,
     ) -> Option<Route> {
-        match self.search(start, goal, filter, scratch) {
+        match self.search(start, goal, filter, scratch, false) {
             Outcome::Found(cost) => Some(Route {
                 nodes: scratch
                     .route
@@ -156,7 +147,7 @@ impl NavGraph {
         filter: &SearchFilter<'_>,
         scratch: &mut SearchScratch,
     ) -> Option<Route> {
-        let (cost, reached_goal) = match self.search(start, goal, filter, scratch) {
+        let (cost, reached_goal) = match self.search(start, goal, filter, scratch, true) {
             Outcome::Found(c) => (c, true),
             Outcome::Closest(c) => (c, false),
             Outcome::NoStart => return None,
@@ -172,13 +163,15 @@ impl NavGraph {
         })
     }
 
-    /// The search core; the route's node slots are left in `scratch.route`.
+    /// The search core; the route's node slots are left in `scratch.route`. Without
+    /// `track_closest`, an unreachable goal leaves the route to the start only.
     pub(crate) fn search(
         &self,
         start: NodeId,
         goal: NodeId,
         filter: &SearchFilter<'_>,
         scratch: &mut SearchScratch,
+        track_closest: bool,
     ) -> Outcome {
         let adj = &self.adjacency;
         let slots = adj.nodes.len();
@@ -205,15 +198,14 @@ impl NavGraph {
             via: u32::MAX,
             stamp: seen,
         };
-        heap.push(open_key(
+        heap.push(
             (adj.nodes[s].position - goal_pos).length() * scale,
-            0.0,
             s as u32,
-        ));
+        );
         let mut closest = (f32::INFINITY, f32::INFINITY, s as u32);
         let mut found = None;
-        while let Some(Reverse(key)) = heap.pop() {
-            let n = (key & 0xFFFF_FFFF) as usize;
+        while let Some(n) = heap.pop() {
+            let n = n as usize;
             let state = &mut nodes[n];
             if state.stamp == closed {
                 continue;
@@ -224,9 +216,11 @@ impl NavGraph {
                 found = Some(gn);
                 break;
             }
-            let hn = (adj.nodes[n].position - goal_pos).length() * scale;
-            if (hn, gn, n as u32) < closest {
-                closest = (hn, gn, n as u32);
+            if track_closest {
+                let hn = (adj.nodes[n].position - goal_pos).length() * scale;
+                if (hn, gn, n as u32) < closest {
+                    closest = (hn, gn, n as u32);
+                }
             }
             let (from, to) = (adj.offsets[n] as usize, adj.offsets[n + 1] as usize);
             for k in from..to {
@@ -248,11 +242,7 @@ impl NavGraph {
                     via: k as u32,
                     stamp: seen,
                 };
-                heap.push(open_key(
-                    ng + (e.target - goal_pos).length() * scale,
-                    ng,
-                    m as u32,
-                ));
+                heap.push(ng + (e.target - goal_pos).length() * scale, m as u32);
             }
         }
         let (end, outcome) = match found {

@@ -150,7 +150,7 @@ impl ValidMap {
     /// first (ties by index).
     pub fn cover_near(&self, center: Vec2, radius: f32, threat: Vec2) -> Vec<CoverHit> {
         let mut hits = Vec::new();
-        if !center.is_finite() || !(radius >= 0.0) {
+        if !center.is_finite() || radius.is_nan() || radius < 0.0 {
             return hits;
         }
         let r = Vec2::splat(radius);
@@ -193,7 +193,7 @@ impl ValidMap {
         threat: Option<Vec2>,
     ) -> Vec<CoverHit> {
         let mut hits: Vec<CoverHit> = Vec::new();
-        if !(max_offset >= 0.0) || path.iter().any(|p| !p.is_finite()) {
+        if max_offset.is_nan() || max_offset < 0.0 || path.iter().any(|p| !p.is_finite()) {
             return hits;
         }
         let mut candidates = Vec::new();

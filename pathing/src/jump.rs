@@ -116,7 +116,7 @@ impl JumpAbility {
     /// for a jump up); `None` when the unit cannot rise that high.
     pub fn flight_time(&self, rise: f32) -> Option<f32> {
         let disc = self.jump_speed * self.jump_speed - 2.0 * self.gravity * rise;
-        if !(disc >= 0.0) || !(self.gravity > 0.0) {
+        if disc.is_nan() || disc < 0.0 || self.gravity.is_nan() || self.gravity <= 0.0 {
             return None;
         }
         // The later root: the unit lands on the way down.

@@ -14,6 +14,7 @@ pub mod smoothing;
 pub mod valid_map;
 
 mod broad_phase;
+mod radix_heap;
 
 pub use astar::{Route, SearchFilter, SearchScratch};
 pub use cover::{CoverGeneration, CoverHit, CoverPoint};

@@ -285,7 +285,7 @@ impl NavGraph {
         max_distance: f32,
         mut accept: impl FnMut(NodeId, &NavNode) -> bool,
     ) -> Option<NodeId> {
-        if !p.is_finite() || !(max_distance >= 0.0) {
+        if !p.is_finite() || max_distance.is_nan() || max_distance < 0.0 {
             return None;
         }
         let mut best: Option<(f32, u32)> = None;

@@ -266,7 +266,7 @@ pub fn find_path(
             jumps: &jumps,
             max_gap_width,
         };
-        let outcome = graph.search(s, target, &filter, scratch);
+        let outcome = graph.search(s, target, &filter, scratch, true);
         let mut raw = vec![(start, Leg::Walk)];
         raw_route(graph, scratch, &mut raw);
         match outcome {
