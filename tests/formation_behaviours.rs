@@ -24,7 +24,9 @@ fn squad(map: Map, kind: PatternKind, n: usize, start: Vec2) -> (World, Formatio
     let mut units = Vec::new();
     for i in 0..n {
         let p = start + Vec2::new(-((i / 4) as f32) * 1.6, (i % 4) as f32 * 1.6 - 2.4);
-        let u = world.add_unit(Body::new(p, 0.5, 3.0, 8.0).unwrap()).unwrap();
+        let u = world
+            .add_unit(Body::new(p, 0.5, 3.0, 8.0).unwrap())
+            .unwrap();
         world.add_member(f, Member::Unit(u)).unwrap();
         units.push(u);
     }
@@ -36,8 +38,9 @@ fn max_slot_error(world: &World, units: &[UnitId]) -> f32 {
         .iter()
         .map(|&u| {
             let unit = world.unit(u).unwrap();
-            unit.slot_target
-                .map_or(f32::INFINITY, |t| (t.position - unit.body.position).length())
+            unit.slot_target.map_or(f32::INFINITY, |t| {
+                (t.position - unit.body.position).length()
+            })
         })
         .fold(0.0, f32::max)
 }
@@ -48,13 +51,20 @@ fn max_slot_error(world: &World, units: &[UnitId]) -> f32 {
 fn line_switches_to_column_through_a_narrow_gap() {
     let mut map = Map::with_bounds(Vec2::ZERO, Vec2::new(120.0, 60.0));
     // A wall across the map at x = 60 with a gap from y = 28 to y = 32.
-    map.walls.push(Wall::new(Vec2::new(60.0, 0.0), Vec2::new(60.0, 28.0)).unwrap());
-    map.walls.push(Wall::new(Vec2::new(60.0, 32.0), Vec2::new(60.0, 60.0)).unwrap());
+    map.walls
+        .push(Wall::new(Vec2::new(60.0, 0.0), Vec2::new(60.0, 28.0)).unwrap());
+    map.walls
+        .push(Wall::new(Vec2::new(60.0, 32.0), Vec2::new(60.0, 60.0)).unwrap());
     let (mut world, f, units) = squad(map, PatternKind::Line, 12, Vec2::new(20.0, 30.0));
-    world.order(f, Order::move_to(Vec2::new(100.0, 30.0))).unwrap();
+    world
+        .order(f, Order::move_to(Vec2::new(100.0, 30.0)))
+        .unwrap();
     let mut was_column = false;
     let mut crossed_wall = 0;
-    let mut prev: Vec<Vec2> = units.iter().map(|&u| world.unit(u).unwrap().body.position).collect();
+    let mut prev: Vec<Vec2> = units
+        .iter()
+        .map(|&u| world.unit(u).unwrap().body.position)
+        .collect();
     for _ in 0..30 * 150 {
         world.step(DT);
         was_column |= world.formation(f).unwrap().in_column;
@@ -76,7 +86,11 @@ fn line_switches_to_column_through_a_narrow_gap() {
     assert!(!form.in_column, "still a column at the goal");
     assert_eq!(crossed_wall, 0);
     assert!((form.anchor.position - Vec2::new(100.0, 30.0)).length() < 0.5);
-    assert!(max_slot_error(&world, &units) < 0.5, "{}", max_slot_error(&world, &units));
+    assert!(
+        max_slot_error(&world, &units) < 0.5,
+        "{}",
+        max_slot_error(&world, &units)
+    );
 }
 
 /// A standing formation whose members are jostled holds its anchor and orientation: the
@@ -104,7 +118,10 @@ fn standing_formation_neither_drifts_nor_spins() {
         world.step(DT);
     }
     let after = world.formation(f).unwrap().anchor;
-    assert!((after.position - before.position).length() < 1e-3, "drifted {before:?} -> {after:?}");
+    assert!(
+        (after.position - before.position).length() < 1e-3,
+        "drifted {before:?} -> {after:?}"
+    );
     assert!(after.orientation.dot(before.orientation) > 0.99999, "spun");
     assert!(max_slot_error(&world, &units) < 0.5);
 }
@@ -115,7 +132,9 @@ fn standing_formation_neither_drifts_nor_spins() {
 fn casualties_mid_move_are_reassigned_and_survivors_arrive() {
     let map = Map::with_bounds(Vec2::ZERO, Vec2::new(100.0, 60.0));
     let (mut world, f, units) = squad(map, PatternKind::Wedge, 12, Vec2::new(15.0, 30.0));
-    world.order(f, Order::move_to(Vec2::new(80.0, 30.0))).unwrap();
+    world
+        .order(f, Order::move_to(Vec2::new(80.0, 30.0)))
+        .unwrap();
     for _ in 0..300 {
         world.step(DT);
     }

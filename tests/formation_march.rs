@@ -119,7 +119,11 @@ fn run(p: &mut Platoon, goal: Vec2, max_ticks: u32) -> Measured {
     for tick in 0..max_ticks {
         p.world.step(DT);
         m.ticks = tick + 1;
-        let bodies: Vec<Body> = p.units.iter().map(|&u| p.world.unit(u).unwrap().body).collect();
+        let bodies: Vec<Body> = p
+            .units
+            .iter()
+            .map(|&u| p.world.unit(u).unwrap().body)
+            .collect();
         for (i, a) in bodies.iter().enumerate() {
             for b in &bodies[i + 1..] {
                 let sum = a.radius + b.radius;
@@ -127,7 +131,9 @@ fn run(p: &mut Platoon, goal: Vec2, max_ticks: u32) -> Measured {
                 m.worst_overlap = m.worst_overlap.max(depth);
             }
             for o in &obstacles {
-                m.deepest_in_obstacle = m.deepest_in_obstacle.max(-(o.signed_distance(a.position) - a.radius));
+                m.deepest_in_obstacle = m
+                    .deepest_in_obstacle
+                    .max(-(o.signed_distance(a.position) - a.radius));
             }
         }
         let holding = p.world.formation(p.root).unwrap().is_holding();
@@ -146,8 +152,9 @@ fn run(p: &mut Platoon, goal: Vec2, max_ticks: u32) -> Measured {
 fn slot_errors(p: &Platoon) -> impl Iterator<Item = f32> + '_ {
     p.units.iter().map(|&u| {
         let unit = p.world.unit(u).unwrap();
-        unit.slot_target
-            .map_or(f32::INFINITY, |t| (t.position - unit.body.position).length())
+        unit.slot_target.map_or(f32::INFINITY, |t| {
+            (t.position - unit.body.position).length()
+        })
     })
 }
 
@@ -176,7 +183,10 @@ fn platoon_run_is_bit_identical() {
         }
     }
     assert_eq!(a.world.state_hash(), b.world.state_hash());
-    assert_eq!(a.world.to_snapshot().unwrap(), b.world.to_snapshot().unwrap());
+    assert_eq!(
+        a.world.to_snapshot().unwrap(),
+        b.world.to_snapshot().unwrap()
+    );
 }
 
 #[test]

@@ -154,7 +154,10 @@ mod tests {
         ));
         assert!(matches!(
             Body::new(Vec2::new(f32::NAN, 0.0), 1.0, 3.0, 6.0),
-            Err(SteeringError::NonFinite { what: "position", .. })
+            Err(SteeringError::NonFinite {
+                what: "position",
+                ..
+            })
         ));
         assert!(Body::new(Vec2::ZERO, 1.0, 0.0, 6.0).is_err());
         assert!(Body::new(Vec2::ZERO, 1.0, 1.0, f32::INFINITY).is_err());

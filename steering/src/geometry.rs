@@ -167,9 +167,7 @@ mod tests {
         .unwrap();
         assert!((hit.0 - 0.5).abs() < 1e-6);
         assert!(hit.1.length() < 1e-6);
-        assert!(
-            segment_intersection(Vec2::ZERO, Vec2::X, Vec2::Y, Vec2::new(1.0, 1.0)).is_none()
-        );
+        assert!(segment_intersection(Vec2::ZERO, Vec2::X, Vec2::Y, Vec2::new(1.0, 1.0)).is_none());
     }
 
     #[test]
