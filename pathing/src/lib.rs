@@ -8,6 +8,7 @@ pub mod grid_build;
 pub mod jump;
 pub mod map;
 pub mod navgraph;
+pub mod occupancy;
 pub mod path_query;
 pub mod polygon;
 pub mod smoothing;
@@ -20,13 +21,14 @@ pub use astar::{Route, SearchFilter, SearchScratch};
 pub use cover::{CoverGeneration, CoverHit, CoverPoint};
 pub use error::PathingError;
 pub use gap::{GapResponse, JumpDetector, JumpableGap, detect_gap};
-pub use grid_build::{GridSpec, OccupancyGrid};
+pub use grid_build::GridSpec;
 pub use jump::{
     JumpAbility, JumpEvent, JumpLink, JumpPlan, JumpRefusal, JumpSource, LandingPad, TakeOff,
     VelocityTarget, plan_jump,
 };
 pub use map::Map;
 pub use navgraph::{EdgeKind, NavEdge, NavGraph, NavGraphStorage, NavNode, NodeId};
+pub use occupancy::{MAX_GRID_CELLS, OccupancyGrid};
 pub use path_query::{Leg, Narrowest, OnFailure, Path, PathQuery, Waypoint, find_path};
 pub use polygon::PolygonObstacle;
 pub use smoothing::smooth_path;
