@@ -155,3 +155,22 @@ fn casualties_mid_move_are_reassigned_and_survivors_arrive() {
         assert_eq!(world.unit(u).unwrap().formation, Some(f));
     }
 }
+
+/// An order carrying an invalid pattern is refused with a reason, not silently ignored.
+#[test]
+fn order_with_bad_pattern_is_refused() {
+    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(40.0, 40.0));
+    let (mut world, f, _) = squad(map, PatternKind::Line, 3, Vec2::new(20.0, 20.0));
+    let bad = Pattern {
+        spacing: f32::NAN,
+        ..Pattern::for_radius(PatternKind::Wedge, 0.5)
+    };
+    assert!(world.order(f, Order::ChangePattern(bad.clone())).is_err());
+    let mv = Order::MoveTo {
+        goal: Vec2::new(30.0, 20.0),
+        facing: None,
+        pattern: Some(bad),
+        at_slowest: true,
+    };
+    assert!(world.order(f, mv).is_err());
+}

@@ -219,6 +219,20 @@ impl World {
                 });
             }
         }
+        // A bad pattern is refused here, with its reason, rather than ignored when applied.
+        let pattern = match &order {
+            Order::MoveTo {
+                pattern: Some(p), ..
+            }
+            | Order::ChangePattern(p) => Some(p),
+            _ => None,
+        };
+        if let Some(p) = pattern {
+            p.validate().map_err(|e| WorldError::Invalid {
+                what: "pattern in order",
+                why: e.to_string(),
+            })?;
+        }
         if let Order::Face(f) = &order {
             if !f.is_finite() || f.length_squared() == 0.0 {
                 return Err(WorldError::Invalid {

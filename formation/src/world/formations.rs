@@ -118,7 +118,7 @@ impl World {
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
         narrow_stretches(
-            self_terrain_clearance(&self.terrain),
+            |p, cap| self.terrain.valid_map().clearance_capped(p, cap),
             &f.path,
             half_width,
             &mut f.narrows,
@@ -291,10 +291,6 @@ fn narrow_stretches(
     if let Some(a) = open {
         out.push((a, s0));
     }
-}
-
-fn self_terrain_clearance(t: &super::Terrain) -> impl Fn(Vec2, f32) -> f32 + '_ {
-    move |p, cap| t.valid_map().clearance_capped(p, cap)
 }
 
 /// Whether a narrow stretch of the path lies within `ahead` in front of the anchor or `behind`
