@@ -14,6 +14,7 @@
 //! steps without allocating.
 
 mod api;
+mod detours;
 mod formations;
 mod scratch;
 mod snapshot;
