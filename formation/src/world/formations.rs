@@ -615,7 +615,12 @@ impl World {
             return;
         };
         let n = f.members.len();
-        f.pattern.layout(n, &mut scratch.slots);
+        // An empty formation has no slots (some layouts index `count - 1`).
+        if n == 0 {
+            scratch.slots.clear();
+        } else {
+            f.pattern.layout(n, &mut scratch.slots);
+        }
         scratch.located_members.clear();
         for m in &f.members {
             let (pos, role) = match *m {
