@@ -7,7 +7,7 @@ use slotmap::SlotMap;
 use super::{MAX_UNITS, Scratch, Terrain, Unit, World, WorldSettings};
 use crate::anchor::AnchorPoint;
 use crate::error::WorldError;
-use crate::formation::{Formation, FormationSpec, Member, Motion};
+use crate::formation::{Formation, FormationSettings, FormationSpec, Member, Motion};
 use crate::ids::{FormationId, UnitId};
 use crate::order::Order;
 use crate::pattern::Role;
@@ -15,6 +15,7 @@ use crate::pattern::Role;
 impl World {
     /// A world on `map`, with a navigation graph built from it, seeded with `seed`.
     pub fn new(map: Map, settings: WorldSettings, seed: u64) -> Result<Self, WorldError> {
+        check_world_settings(&settings)?;
         let terrain = Terrain::new(map)?;
         Ok(Self {
             units: SlotMap::with_key(),
@@ -87,6 +88,7 @@ impl World {
         position: Vec2,
         facing: Vec2,
     ) -> Result<FormationId, WorldError> {
+        check_formation_settings(&spec.settings)?;
         let pattern = spec.pattern.validate().map_err(|e| WorldError::Invalid {
             what: "pattern",
             why: e.to_string(),
@@ -294,4 +296,67 @@ impl World {
             }
         }
     }
+}
+
+/// Most non-penetration iterations per tick a world accepts.
+pub const MAX_PENETRATION_ITERATIONS: u32 = 64;
+
+fn invalid(what: &'static str, why: String) -> WorldError {
+    WorldError::Invalid { what, why }
+}
+
+/// Every number of the world's tuning is finite and not negative, and the iteration count is
+/// bounded (NaN tuning would spread NaN to every unit; a huge count would hang a tick).
+pub(super) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> {
+    let values = [
+        ("arrive_time", s.arrive_time),
+        ("slowing_radius", s.slowing_radius),
+        ("separation_weight", s.separation_weight),
+        ("separation_range", s.separation_range),
+        ("obstacle_weight", s.obstacle_weight),
+        ("wall_weight", s.wall_weight),
+        ("grid_cell", s.grid_cell),
+        ("detour_distance", s.detour_distance),
+    ];
+    for (name, v) in values {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(invalid(
+                "world settings",
+                format!("{name} must be finite and >= 0, got {v}"),
+            ));
+        }
+    }
+    if s.penetration_iterations > MAX_PENETRATION_ITERATIONS {
+        return Err(invalid(
+            "world settings",
+            format!(
+                "penetration_iterations is {}; at most {MAX_PENETRATION_ITERATIONS}",
+                s.penetration_iterations
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Every number of a formation's tuning is finite and not negative.
+pub(super) fn check_formation_settings(s: &FormationSettings) -> Result<(), WorldError> {
+    let values = [
+        ("k_offset", s.k_offset),
+        ("speed_fraction", s.speed_fraction),
+        ("lag_tolerance", s.lag_tolerance),
+        ("lag_range", s.lag_range),
+        ("min_speed_factor", s.min_speed_factor),
+        ("leash", s.leash),
+        ("turn_rate", s.turn_rate),
+        ("arrival_radius", s.arrival_radius),
+    ];
+    for (name, v) in values {
+        if !(v.is_finite() && v >= 0.0) {
+            return Err(invalid(
+                "formation settings",
+                format!("{name} must be finite and >= 0, got {v}"),
+            ));
+        }
+    }
+    Ok(())
 }

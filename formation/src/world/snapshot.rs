@@ -21,8 +21,31 @@ impl World {
             what: "snapshot",
             why: e.to_string(),
         })?;
+        world.check_loaded()?;
         world.terrain.rebuild_caches();
         Ok(world)
+    }
+
+    /// A loaded snapshot holds only what the API would have accepted: valid bodies, finite
+    /// anchors, sane tuning (a hand-edited or corrupted file must not bring NaN in).
+    fn check_loaded(&self) -> Result<(), WorldError> {
+        super::api::check_world_settings(&self.settings)?;
+        for (_, u) in self.units.iter() {
+            u.body.validate()?;
+        }
+        for (_, f) in self.formations.iter() {
+            super::api::check_formation_settings(&f.settings)?;
+            let a = &f.anchor;
+            if !(a.position.is_finite() && a.velocity.is_finite() && a.orientation.is_finite())
+                || f.path.iter().any(|p| !p.is_finite())
+            {
+                return Err(WorldError::Invalid {
+                    what: "snapshot",
+                    why: format!("formation {:?} has a non-finite anchor or path", f.name),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// A 64-bit FNV-1a hash of the full state (its snapshot): equal hashes mean identical
