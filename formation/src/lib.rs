@@ -8,6 +8,7 @@ pub mod formation;
 pub mod ids;
 pub mod order;
 pub mod pattern;
+pub mod tactics;
 pub mod world;
 
 pub use anchor::{AnchorMode, AnchorPoint};

@@ -4,6 +4,7 @@ use cohort_steering::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::pattern::Pattern;
+use crate::tactics::{OverwatchSettings, ValidPlaybook};
 
 /// An order given to a formation. Orders can arrive at any tick, including mid-move; the
 /// formation goes on from where it is.
@@ -34,6 +35,34 @@ pub enum Order {
     Halt,
     /// Drop the current order; same as `Halt` for a moving formation.
     Cancel,
+    /// Run play `play` of `playbook`: members are assigned to the play's slots and follow its
+    /// phases (fixed, keyframed and reactive slots), then the `next` play if it names one.
+    /// Any other order interrupts it. The world refuses a play name the book does not have.
+    RunPlay {
+        /// The playbook (validated).
+        playbook: ValidPlaybook,
+        /// The play to start.
+        play: String,
+        /// Origin of the play's frame; `None`: the formation's anchor.
+        #[serde(default)]
+        origin: Option<Vec2>,
+        /// The play's forward (`+x`) direction; `None`: the formation's facing.
+        #[serde(default)]
+        facing: Option<Vec2>,
+    },
+    /// Advance to `goal` by bounding overwatch: the formation's sub-formations (squads) take
+    /// turns bounding between cover points covered from `threat` while the others hold cover
+    /// facing it. A formation without sub-formations simply moves to the goal. Any other order
+    /// interrupts it.
+    BoundingOverwatch {
+        /// Where the advance ends.
+        goal: Vec2,
+        /// Where the danger is.
+        threat: Vec2,
+        /// Tuning.
+        #[serde(default)]
+        settings: OverwatchSettings,
+    },
 }
 
 fn yes() -> bool {
@@ -41,6 +70,15 @@ fn yes() -> bool {
 }
 
 impl Order {
+    /// Whether this order starts a tactic (a play or an overwatch advance) rather than
+    /// interrupting one.
+    pub fn is_tactical(&self) -> bool {
+        matches!(
+            self,
+            Order::RunPlay { .. } | Order::BoundingOverwatch { .. }
+        )
+    }
+
     /// A plain move to `goal`, keeping pattern and arrangement.
     pub fn move_to(goal: Vec2) -> Self {
         Order::MoveTo {

@@ -25,6 +25,7 @@ impl World {
             tick: 0,
             settings,
             pending: Vec::new(),
+            tactics: Vec::new(),
             scratch: Scratch::default(),
         })
     }
@@ -213,6 +214,7 @@ impl World {
         if !self.formations.contains_key(formation) {
             return Err(WorldError::NoSuchFormation(formation));
         }
+        self.check_tactical_order(&order)?;
         if let Order::MoveTo { goal, facing, .. } = &order {
             if !goal.is_finite() || facing.is_some_and(|f| !f.is_finite()) {
                 return Err(WorldError::Invalid {

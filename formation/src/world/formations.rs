@@ -31,6 +31,10 @@ impl World {
         if self.formations.get(id).is_some_and(|f| f.parent.is_some()) {
             self.remove_member(Member::Formation(id));
         }
+        // Every order interrupts a running play or overwatch; tactical orders start one.
+        let Some(order) = self.route_tactical_order(id, order) else {
+            return;
+        };
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
@@ -80,6 +84,8 @@ impl World {
                     f.motion = Motion::Turning;
                 }
             }
+            // Started by `route_tactical_order` above; never reach here.
+            Order::RunPlay { .. } | Order::BoundingOverwatch { .. } => {}
             Order::Halt | Order::Cancel => {
                 let centre = self.members_centre(id);
                 if let Some(f) = self.formations.get_mut(id) {

@@ -16,8 +16,10 @@
 mod api;
 mod detours;
 mod formations;
+mod overwatch;
 mod scratch;
 mod snapshot;
+mod tactics;
 mod terrain;
 mod units;
 
@@ -117,6 +119,9 @@ pub struct World {
     tick: u64,
     settings: WorldSettings,
     pending: Vec<(FormationId, Order)>,
+    /// Running plays and overwatch advances, by formation (the tactics layer's state).
+    #[serde(default)]
+    tactics: Vec<(FormationId, crate::tactics::Tactic)>,
     #[serde(skip)]
     scratch: Scratch,
 }
@@ -140,7 +145,9 @@ impl World {
 
     fn step_once(&mut self, dt: f32) {
         self.apply_orders();
+        self.run_tactics(dt);
         self.update_formations(dt);
+        self.drive_tactical_slots();
         self.steer_units(dt);
         self.integrate_units(dt);
         self.resolve_constraints();
