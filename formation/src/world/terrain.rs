@@ -11,6 +11,10 @@ use crate::error::WorldError;
 /// Side of the buckets of the static-geometry index used by steering queries.
 const GEOMETRY_CELL: f32 = 8.0;
 
+/// Most buckets of the static-geometry index (its cells grow on maps larger than this many
+/// `GEOMETRY_CELL`s).
+const MAX_GEOMETRY_CELLS: f32 = 262_144.0;
+
 /// Most navigation graph nodes a world samples from its map: the spacing grows on big maps.
 pub const MAX_NAV_NODES: f32 = 250_000.0;
 
@@ -189,6 +193,8 @@ struct GeometryIndex {
     min: Vec2,
     cols: u32,
     rows: u32,
+    /// Side of a bucket: `GEOMETRY_CELL`, larger on huge maps.
+    cell: f32,
     circles: Vec<CircleObstacle>,
     walls: Vec<Wall>,
     /// Per cell: range into `items`.
@@ -210,12 +216,17 @@ impl GeometryIndex {
         }
         let circles = map.circles.clone();
         let size = (map.max - map.min).max(Vec2::ONE);
-        let cols = ((size.x / GEOMETRY_CELL).ceil() as u32).clamp(1, 4096);
-        let rows = ((size.y / GEOMETRY_CELL).ceil() as u32).clamp(1, 4096);
+        // Buckets grow on huge maps so that there are at most `MAX_GEOMETRY_CELLS` of them (a
+        // map a million units wide would otherwise cost 16 M empty buckets, 400 MB).
+        let cell = GEOMETRY_CELL.max((size.x * size.y / MAX_GEOMETRY_CELLS).sqrt());
+        let cell = if cell.is_finite() { cell } else { f32::MAX };
+        let cols = ((size.x / cell).ceil() as u32).clamp(1, 4096);
+        let rows = ((size.y / cell).ceil() as u32).clamp(1, 4096);
         let mut idx = Self {
             min: map.min,
             cols,
             rows,
+            cell,
             circles,
             walls,
             starts: Vec::new(),
@@ -246,7 +257,7 @@ impl GeometryIndex {
         if self.cols == 0 || !lo.is_finite() || !hi.is_finite() {
             return;
         }
-        let c = |v: f32, n: u32| ((v / GEOMETRY_CELL).floor().max(0.0) as u32).min(n - 1);
+        let c = |v: f32, n: u32| ((v / self.cell).floor().max(0.0) as u32).min(n - 1);
         let (x0, x1) = (
             c(lo.x - self.min.x, self.cols),
             c(hi.x - self.min.x, self.cols),
