@@ -64,10 +64,19 @@ pub enum Command {
         /// The file.
         file: PathBuf,
     },
-    /// Watch a scenario in a window (not built yet).
+    /// Watch a scenario in a window: pause, step, order, inspect (press H for the keys).
     View {
         /// The scenario file.
         file: PathBuf,
+        /// Run this many frames (one tick each), draw one more and exit (for automation).
+        #[arg(long)]
+        frames: Option<u64>,
+        /// Save the last frame to this PNG (needs --frames).
+        #[arg(long, value_name = "PNG")]
+        screenshot: Option<PathBuf>,
+        /// Inspect the unit with this spawn index from the start.
+        #[arg(long, value_name = "INDEX")]
+        pick: Option<usize>,
     },
 }
 
@@ -170,10 +179,31 @@ fn execute(command: Command) -> Result<(), Failure> {
             println!("{summary}");
             Ok(())
         }
-        Command::View { file } => Err(bad(format!(
-            "{}: the viewer is not built yet (its own issue); use `cohort render`",
-            file.display()
-        ))),
+        Command::View {
+            file,
+            frames,
+            screenshot,
+            pick,
+        } => {
+            let shot = screenshot.clone();
+            crate::viewer::run(crate::viewer::ViewOptions {
+                file,
+                frames,
+                screenshot,
+                pick,
+            })
+            .map_err(|e| {
+                if e.is_bad_input() {
+                    bad(&e)
+                } else {
+                    failed(&e)
+                }
+            })?;
+            if let Some(path) = shot {
+                println!("{}", path.display());
+            }
+            Ok(())
+        }
     }
 }
 

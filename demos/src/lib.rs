@@ -7,6 +7,7 @@ pub mod render;
 pub mod runner;
 pub mod scenario;
 pub mod shapes;
+pub mod viewer;
 
 pub use metrics::{Metrics, Report, UnitSample};
 pub use runner::Runner;

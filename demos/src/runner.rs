@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use cohort_formation::{FormationId, Motion, UnitId, World};
+use cohort_formation::{FormationId, Motion, Order, UnitId, World};
 use glam::Vec2;
 use thiserror::Error;
 
@@ -163,6 +163,11 @@ impl Runner {
         self.tick
     }
 
+    /// Seconds per tick.
+    pub fn dt(&self) -> f32 {
+        self.dt
+    }
+
     /// The scenario's duration in ticks.
     pub fn duration(&self) -> u64 {
         self.duration
@@ -194,6 +199,30 @@ impl Runner {
         self.samples = samples;
         self.record_trails();
         Ok(())
+    }
+
+    /// Gives `order` to `formation` now, between steps (it takes effect on the next step): the
+    /// viewer's orders go through here so they reach the world the way timeline orders do.
+    pub fn order(&mut self, formation: FormationId, order: Order) -> Result<(), RunError> {
+        self.world
+            .order(formation, order)
+            .map_err(|e| RunError::Order {
+                tick: self.tick,
+                message: e.to_string(),
+            })
+    }
+
+    /// Kills a unit now (its formation reassigns the others); `false` if it is not alive.
+    pub fn kill_unit(&mut self, id: UnitId) -> bool {
+        self.world.kill_unit(id).is_some()
+    }
+
+    /// The recorded trail of a unit (empty without trails or for an unknown unit).
+    pub fn trail(&self, id: UnitId) -> &[Vec2] {
+        self.index_of
+            .get(&id)
+            .and_then(|&i| self.trails.as_ref()?.get(i))
+            .map_or(&[], |t| t.points.as_slice())
     }
 
     /// Runs to the scenario's duration (from wherever the run is).
