@@ -64,6 +64,21 @@ pub enum Command {
         /// The file.
         file: PathBuf,
     },
+    /// Time the standard army (squads in platoons marching over a 1 km map with obstacles).
+    Bench {
+        /// Units in the army.
+        #[arg(long, default_value_t = 10_000)]
+        units: usize,
+        /// Ticks to time (after 20 warm-up ticks).
+        #[arg(long, default_value_t = 100)]
+        ticks: u64,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Skip the brute-force neighbour search pass.
+        #[arg(long)]
+        no_brute_force: bool,
+    },
     /// Watch a scenario in a window: pause, step, order, inspect (press H for the keys).
     View {
         /// The scenario file.
@@ -172,6 +187,26 @@ fn execute(command: Command) -> Result<(), Failure> {
                 pixmap.height(),
                 runner.tick()
             );
+            Ok(())
+        }
+        Command::Bench {
+            units,
+            ticks,
+            json,
+            no_brute_force,
+        } => {
+            let options = crate::bench::BenchOptions {
+                units,
+                ticks,
+                skip_brute_force: no_brute_force,
+                ..crate::bench::BenchOptions::default()
+            };
+            let report = crate::bench::run_bench(&options).map_err(bad)?;
+            if json {
+                println!("{}", report.to_json());
+            } else {
+                print!("{report}");
+            }
             Ok(())
         }
         Command::Check { file } => {

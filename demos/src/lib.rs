@@ -1,5 +1,6 @@
 #![doc = include_str!("../README.md")]
 
+pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod metrics;

@@ -1,6 +1,7 @@
 #![doc = include_str!("../README.md")]
 
 pub mod anchor;
+pub mod army;
 pub mod assignment;
 pub mod emergent;
 pub mod error;

@@ -1,0 +1,328 @@
+//! `cohort bench`: the standard army ([`cohort_formation::army`]) stepped for a number of
+//! ticks, timed, with its heap measured, and the same world stepped again with brute-force
+//! neighbour search so the grid's speed-up is a measured ratio.
+//!
+//! Memory is measured with a counting global allocator (the `allocation-counter` crate, which
+//! counts the allocations of the calling thread): `peak_bytes` is the heap high-water mark
+//! from building the world to the end of the timed ticks, `bytes_per_unit` the heap the warm
+//! world holds, less what the terrain alone (map, navigation graph) takes, divided by the
+//! unit count. The process's peak resident set (`VmHWM` from
+//! `/proc/self/status`, Linux only) is printed beside it for comparison; it also counts the
+//! binary, the allocator's slack and the brute-force copy of the world.
+
+use std::fmt;
+use std::time::Instant;
+
+use cohort_formation::army::{ArmySpec, build_army};
+use cohort_formation::{World, WorldSettings};
+use serde::Serialize;
+
+/// Largest army `cohort bench` builds.
+pub const MAX_BENCH_UNITS: usize = 1_000_000;
+
+/// Most timed ticks.
+pub const MAX_BENCH_TICKS: u64 = 100_000;
+
+/// Time step of one tick (one world sub-step, [`cohort_formation::world::MAX_STEP`]).
+pub const BENCH_DT: f32 = cohort_formation::world::MAX_STEP;
+
+/// Budget of unit-pair distance tests for the brute-force pass: it runs
+/// `min(ticks, BRUTE_FORCE_PAIR_BUDGET / units²)` ticks (at least one).
+pub const BRUTE_FORCE_PAIR_BUDGET: f64 = 5e9;
+
+/// What to run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchOptions {
+    /// Units in the army.
+    pub units: usize,
+    /// Timed ticks.
+    pub ticks: u64,
+    /// Untimed ticks first (the army sets off, buffers grow to size).
+    pub warmup: u64,
+    /// Seed of the army.
+    pub seed: u64,
+    /// Skip the brute-force pass.
+    pub skip_brute_force: bool,
+}
+
+impl Default for BenchOptions {
+    fn default() -> Self {
+        Self {
+            units: 10_000,
+            ticks: 100,
+            warmup: 20,
+            seed: 1,
+            skip_brute_force: false,
+        }
+    }
+}
+
+/// What `cohort bench` measured (the JSON keys are the field names).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchReport {
+    /// Units stepped.
+    pub units: usize,
+    /// Timed ticks.
+    pub ticks: u64,
+    /// Untimed warm-up ticks before them.
+    pub warmup_ticks: u64,
+    /// Nanoseconds per unit per tick (all layers).
+    pub ns_per_unit_tick: f64,
+    /// Milliseconds per tick.
+    pub ms_per_tick: f64,
+    /// Heap high-water mark, bytes (counting allocator; building the world included).
+    pub peak_bytes: u64,
+    /// Heap held by the terrain alone (map, navigation graph, caches) in a world without units.
+    pub terrain_bytes: u64,
+    /// Heap held by the warm world less the terrain's, per unit.
+    pub bytes_per_unit: f64,
+    /// Peak resident set of the process (`VmHWM`), bytes, where the OS reports it.
+    pub peak_rss_bytes: Option<u64>,
+    /// Heap allocations during the timed ticks (0 once warm).
+    pub allocations_per_tick: f64,
+    /// Nanoseconds per unit-tick of the same world with brute-force neighbour search.
+    pub brute_force_ns_per_unit_tick: Option<f64>,
+    /// Ticks the brute-force pass ran (fewer than `ticks` for large armies).
+    pub brute_force_ticks: u64,
+    /// `brute_force_ns_per_unit_tick / ns_per_unit_tick`.
+    pub grid_speedup: Option<f64>,
+}
+
+/// Errors of `cohort bench`.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// An option out of range.
+    #[error("{what} must be {range}, got {value}")]
+    OutOfRange {
+        /// The option.
+        what: &'static str,
+        /// The allowed range.
+        range: String,
+        /// The value given.
+        value: u64,
+    },
+    /// The army could not be built.
+    #[error("building the army: {0}")]
+    Build(#[from] cohort_formation::WorldError),
+}
+
+/// Ticks the brute-force pass runs for `units` when the grid pass ran `ticks`.
+pub fn brute_force_ticks(units: usize, ticks: u64) -> u64 {
+    let n = units.max(1) as f64;
+    let affordable = (BRUTE_FORCE_PAIR_BUDGET / (n * n)).floor() as u64;
+    ticks.min(affordable).max(1)
+}
+
+/// Builds the army, warms it up, times `ticks` ticks, then times the brute-force pass.
+pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
+    if options.units == 0 || options.units > MAX_BENCH_UNITS {
+        return Err(BenchError::OutOfRange {
+            what: "--units",
+            range: format!("1..={MAX_BENCH_UNITS}"),
+            value: options.units as u64,
+        });
+    }
+    if options.ticks == 0 || options.ticks > MAX_BENCH_TICKS {
+        return Err(BenchError::OutOfRange {
+            what: "--ticks",
+            range: format!("1..={MAX_BENCH_TICKS}"),
+            value: options.ticks,
+        });
+    }
+    let spec = ArmySpec {
+        units: options.units,
+        seed: options.seed,
+        ..ArmySpec::default()
+    };
+    // The heap of the terrain alone (map, navigation graph, geometry index), to leave out of
+    // the per-unit figure.
+    let mut empty = None;
+    let terrain = allocation_counter::measure(|| {
+        empty = World::new(spec.map(), WorldSettings::default(), spec.seed).ok();
+    });
+    drop(empty);
+    let terrain_bytes = terrain.bytes_current.max(0) as u64;
+    // Build and warm up inside one count: what it still holds at the end is the world.
+    let mut built = None;
+    let building = allocation_counter::measure(|| {
+        built = Some(build_army(&spec, WorldSettings::default()).map(|army| {
+            let mut world = army.world;
+            for _ in 0..options.warmup {
+                world.step(BENCH_DT);
+            }
+            world
+        }));
+    });
+    let mut world = match built {
+        Some(Ok(world)) => world,
+        Some(Err(e)) => return Err(BenchError::Build(e)),
+        // `measure` always runs its closure; kept as an error rather than a panic.
+        None => {
+            return Err(BenchError::Build(cohort_formation::WorldError::Invalid {
+                what: "army",
+                why: "was not built".into(),
+            }));
+        }
+    };
+    // The brute-force copy is made outside the counts: it is not part of this world.
+    let brute_world = (!options.skip_brute_force).then(|| world.clone());
+    let mut seconds = 0.0f64;
+    let running = allocation_counter::measure(|| {
+        let start = Instant::now();
+        for _ in 0..options.ticks {
+            world.step(BENCH_DT);
+        }
+        seconds = start.elapsed().as_secs_f64();
+    });
+    drop(world);
+    let warm_bytes = building.bytes_current.max(0) as u64;
+    let peak_bytes = building.bytes_max.max(warm_bytes + running.bytes_max);
+    let unit_ticks = options.units as f64 * options.ticks as f64;
+    let ns_per_unit_tick = seconds * 1e9 / unit_ticks;
+    let bf_ticks = brute_force_ticks(options.units, options.ticks);
+    let brute = brute_world.map(|mut w| {
+        w.settings_mut().brute_force_neighbours = true;
+        // One untimed tick so the copy's scratch buffers grow first.
+        w.step(BENCH_DT);
+        let start = Instant::now();
+        for _ in 0..bf_ticks {
+            w.step(BENCH_DT);
+        }
+        start.elapsed().as_secs_f64() * 1e9 / (options.units as f64 * bf_ticks as f64)
+    });
+    Ok(BenchReport {
+        units: options.units,
+        ticks: options.ticks,
+        warmup_ticks: options.warmup,
+        ns_per_unit_tick,
+        ms_per_tick: seconds * 1e3 / options.ticks as f64,
+        peak_bytes,
+        terrain_bytes,
+        bytes_per_unit: warm_bytes.saturating_sub(terrain_bytes) as f64 / options.units as f64,
+        peak_rss_bytes: peak_rss_bytes(),
+        allocations_per_tick: running.count_total as f64 / options.ticks as f64,
+        brute_force_ns_per_unit_tick: brute,
+        brute_force_ticks: if brute.is_some() { bf_ticks } else { 0 },
+        grid_speedup: brute.map(|b| b / ns_per_unit_tick),
+    })
+}
+
+/// The process's peak resident set size (`VmHWM` in `/proc/self/status`), where available.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+impl BenchReport {
+    /// The report as one JSON object.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+    }
+}
+
+impl fmt::Display for BenchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+        writeln!(
+            f,
+            "standard army: {} units, {} ticks timed after {} warm-up ticks (dt {BENCH_DT} s)",
+            self.units, self.ticks, self.warmup_ticks
+        )?;
+        writeln!(f, "  ns per unit-tick      {:>10.1}", self.ns_per_unit_tick)?;
+        writeln!(f, "  ms per tick           {:>10.3}", self.ms_per_tick)?;
+        writeln!(
+            f,
+            "  peak heap             {:>10.1} MiB ({} bytes)",
+            mib(self.peak_bytes),
+            self.peak_bytes
+        )?;
+        writeln!(
+            f,
+            "  terrain heap          {:>10.1} MiB (map, navgraph; not in the per-unit figure)",
+            mib(self.terrain_bytes)
+        )?;
+        writeln!(
+            f,
+            "  heap per unit         {:>10.0} bytes",
+            self.bytes_per_unit
+        )?;
+        if let Some(rss) = self.peak_rss_bytes {
+            writeln!(f, "  peak RSS (VmHWM)      {:>10.1} MiB", mib(rss))?;
+        }
+        writeln!(
+            f,
+            "  allocations per tick  {:>10.2}",
+            self.allocations_per_tick
+        )?;
+        match (self.brute_force_ns_per_unit_tick, self.grid_speedup) {
+            (Some(b), Some(s)) => writeln!(
+                f,
+                "  brute force           {b:>10.1} ns per unit-tick over {} ticks: grid {s:.1}x faster",
+                self.brute_force_ticks
+            ),
+            _ => writeln!(f, "  brute force           skipped"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn brute_force_ticks_shrink_with_the_army() {
+        assert_eq!(brute_force_ticks(1000, 100), 100);
+        assert_eq!(brute_force_ticks(10_000, 100), 50);
+        assert_eq!(brute_force_ticks(100_000, 100), 1);
+        assert_eq!(brute_force_ticks(0, 7), 7);
+    }
+
+    #[test]
+    fn small_bench_measures_something() {
+        let report = run_bench(&BenchOptions {
+            units: 200,
+            ticks: 5,
+            warmup: 5,
+            ..BenchOptions::default()
+        })
+        .unwrap();
+        assert_eq!(report.units, 200);
+        assert!(report.ns_per_unit_tick > 0.0 && report.ms_per_tick > 0.0);
+        // The world holds at least its bodies.
+        assert!(report.bytes_per_unit > 32.0, "{report:?}");
+        assert!(report.peak_bytes as f64 >= report.bytes_per_unit * 200.0);
+        assert_eq!(report.brute_force_ticks, 5);
+        assert!(report.grid_speedup.is_some_and(|s| s > 0.0));
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        for key in [
+            "ns_per_unit_tick",
+            "ms_per_tick",
+            "peak_bytes",
+            "bytes_per_unit",
+            "brute_force_ns_per_unit_tick",
+        ] {
+            assert!(json.get(key).is_some_and(|v| v.is_number()), "{key}");
+        }
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        for options in [
+            BenchOptions {
+                units: 0,
+                ..BenchOptions::default()
+            },
+            BenchOptions {
+                ticks: 0,
+                ..BenchOptions::default()
+            },
+        ] {
+            assert!(matches!(
+                run_bench(&options),
+                Err(BenchError::OutOfRange { .. })
+            ));
+        }
+    }
+}
