@@ -99,6 +99,11 @@ fn platoon_of_squads_of_fire_teams_moves_together() {
     assert!(r.path_ratio.unwrap() < 1.3, "{r:?}");
     // Members stay with their slots on average (nested slots move with three anchors).
     assert!(r.mean_slot_error < 0.5, "{r:?}");
+    // The platoon settles: it leaves its narrow-passage column at the goal, the squads' and
+    // fire teams' anchors settle on their slots, and every unit ends within its radius.
+    assert_eq!(r.arrived, 32, "{r:?}");
+    assert_eq!(r.stuck, 0, "{r:?}");
+    assert!(r.max_slot_error < 0.5, "{r:?}");
 }
 
 #[test]

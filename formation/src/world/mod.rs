@@ -13,9 +13,12 @@
 //! Per-tick buffers live in a [`Scratch`] that is not serialized and is reused, so a warm world
 //! steps without allocating.
 
+mod anchor_motion;
 mod api;
+mod assign;
 mod detours;
 mod formations;
+mod narrows;
 mod overwatch;
 mod scratch;
 mod snapshot;

@@ -1,0 +1,312 @@
+//! Anchor motion: the pseudo-character (or centre of mass, or leader) moves along its path,
+//! child formations' anchors follow their parent's slot, and members get their slot targets.
+
+use cohort_steering::{Vec2, ops, truncate};
+
+use super::{World, member_position};
+use crate::anchor::{AnchorMode, drift_corrected_anchor, lag_speed_factor, moving_anchor};
+use crate::formation::{Formation, Member, Motion, SlotTarget};
+use crate::ids::FormationId;
+
+/// Time constant (seconds) with which an anchor arrives at its goal or its parent's slot.
+const ANCHOR_ARRIVE_TIME: f32 = 1.0;
+
+/// A child anchor this close to its still parent's slot (and slower than [`SETTLE_SPEED`])
+/// settles exactly on it.
+const SETTLE_DISTANCE: f32 = 0.02;
+
+/// Speed below which a child anchor near its still parent's slot settles.
+const SETTLE_SPEED: f32 = 0.05;
+
+impl World {
+    pub(super) fn move_anchor(&mut self, id: FormationId, dt: f32) {
+        let (p_c, v_c, lag) = self.member_stats(id);
+        let leader = self.leader_of(id);
+        let Some(f) = self.formations.get_mut(id) else {
+            return;
+        };
+        f.mean_lag = lag;
+        let reach = slot_reach(f);
+        // Slots must never outrun the members: limit the turn rate by the pattern's size.
+        let turn_rate = if reach > 0.0 {
+            f.settings
+                .turn_rate
+                .min(0.5 * f.slowest_speed / reach.max(1.0))
+        } else {
+            f.settings.turn_rate
+        };
+        if let Some(target) = f.target {
+            follow_parent_slot(f, target, turn_rate, dt);
+            return;
+        }
+        match f.motion {
+            Motion::Holding => {
+                let slots = f.slots.iter().map(|s| (s.offset, s.facing));
+                if let Some(a) = drift_corrected_anchor(&f.anchor, slots) {
+                    // Keep the orientation when the slots average to it (no spin).
+                    f.anchor.position = a.position;
+                }
+                f.anchor.velocity = Vec2::ZERO;
+            }
+            Motion::Turning => {
+                let want = f.goal_facing.unwrap_or(f.anchor.orientation);
+                f.anchor.orientation = turn_towards(f.anchor.orientation, want, turn_rate * dt);
+                if f.anchor.orientation.dot(want) > 0.99995 {
+                    f.anchor.orientation = want;
+                    f.motion = Motion::Holding;
+                }
+            }
+            Motion::Loose => {
+                if lag < f.settings.lag_tolerance.min(0.5) {
+                    f.motion = Motion::Holding;
+                }
+            }
+            Motion::Moving => {
+                let base = f.slowest_speed
+                    * if f.settings.fixed_half_speed {
+                        0.5
+                    } else {
+                        f.settings.speed_fraction.clamp(0.05, 1.0)
+                    };
+                let factor = if f.settings.fixed_half_speed {
+                    1.0
+                } else {
+                    lag_speed_factor(
+                        lag,
+                        f.settings.lag_tolerance,
+                        f.settings.lag_range,
+                        f.settings.min_speed_factor,
+                    )
+                };
+                // Ease the factor so the anchor does not jerk.
+                f.speed_factor += (factor - f.speed_factor) * (2.0 * dt).min(1.0);
+                let cruise = base * f.speed_factor;
+                let accel = (0.5 * f.weakest_accel).max(0.1);
+                if f.settings.anchor_mode == AnchorMode::CentreOfMass {
+                    if let Some((pc, vc)) = p_c.zip(v_c) {
+                        f.anchor.position = moving_anchor(pc, vc, f.settings.k_offset);
+                    }
+                }
+                let (desired, last, dist) = path_velocity(f, cruise);
+                f.anchor.velocity += truncate(desired - f.anchor.velocity, accel * dt);
+                let mut next = f.anchor.position + f.anchor.velocity * dt;
+                if f.settings.anchor_mode == AnchorMode::PseudoCharacter {
+                    if let Some((pc, vc)) = p_c.zip(v_c) {
+                        let held = moving_anchor(pc, vc, f.settings.k_offset);
+                        let lead = next - held;
+                        if lead.length() > f.settings.leash && lead.dot(f.anchor.velocity) > 0.0 {
+                            next = held + lead.clamp_length_max(f.settings.leash);
+                            // Keep the anchor from jumping backwards.
+                            if (next - f.anchor.position).dot(f.anchor.velocity) < 0.0 {
+                                next = f.anchor.position;
+                            }
+                        }
+                    }
+                }
+                f.anchor.position = next;
+                if let Some(dir) = f.anchor.velocity.try_normalize() {
+                    if f.anchor.velocity.length() > 0.05 * base.max(0.01) {
+                        f.anchor.orientation =
+                            turn_towards(f.anchor.orientation, dir, turn_rate * dt);
+                    }
+                }
+                if last && dist < f.settings.arrival_radius.max(0.05) {
+                    if let Some(g) = f.goal {
+                        f.anchor.position = g;
+                    }
+                    f.anchor.velocity = Vec2::ZERO;
+                    f.path_index = f.path.len().saturating_sub(1);
+                    f.motion = if f.goal_facing.is_some() {
+                        Motion::Turning
+                    } else {
+                        Motion::Holding
+                    };
+                }
+            }
+        }
+        if f.settings.anchor_mode == AnchorMode::Leader {
+            if let Some((pos, heading, offset)) = leader {
+                // Everybody keeps station on the leader: the anchor is where the leader's slot
+                // offset says it must be.
+                if f.motion == Motion::Moving {
+                    f.anchor.orientation = heading;
+                    f.anchor.position = pos - heading.rotate(offset);
+                }
+            }
+        }
+    }
+
+    /// `(p_c, v_c, mean lag)` of a formation's members.
+    fn member_stats(&self, id: FormationId) -> (Option<Vec2>, Option<Vec2>, f32) {
+        let Some(f) = self.formations.get(id) else {
+            return (None, None, 0.0);
+        };
+        let mut avg = crate::anchor::MemberAverage::default();
+        let mut lag = 0.0;
+        for m in &f.members {
+            if let Some((p, v)) = member_position(&self.units, &self.formations, *m) {
+                avg.add(p, v);
+            }
+            lag += match *m {
+                Member::Unit(u) => self
+                    .units
+                    .get(u)
+                    .and_then(|u| {
+                        u.slot_target
+                            .map(|t| (t.position - u.body.position).length())
+                    })
+                    .unwrap_or(0.0),
+                Member::Formation(c) => self.formations.get(c).map_or(0.0, |c| c.mean_lag),
+            };
+        }
+        let n = avg.count();
+        let mean = avg.mean();
+        (
+            mean.map(|m| m.0),
+            mean.map(|m| m.1),
+            if n > 0 { lag / n as f32 } else { 0.0 },
+        )
+    }
+
+    /// The leader unit of a leader-anchored formation: its position, heading and slot offset.
+    fn leader_of(&self, id: FormationId) -> Option<(Vec2, Vec2, Vec2)> {
+        let f = self.formations.get(id)?;
+        if f.settings.anchor_mode != AnchorMode::Leader {
+            return None;
+        }
+        let i = f
+            .members
+            .iter()
+            .position(|m| matches!(m, Member::Unit(_)))?;
+        let Member::Unit(u) = f.members[i] else {
+            return None;
+        };
+        let u = self.units.get(u)?;
+        Some((u.body.position, u.body.heading, f.slots.get(i)?.offset))
+    }
+
+    /// Writes each member's slot target: units get `slot_target`, child formations `target`.
+    pub(super) fn write_slot_targets(&mut self, id: FormationId) {
+        let Some(f) = self.formations.get(id) else {
+            return;
+        };
+        let anchor = f.anchor;
+        let leader_mode =
+            f.settings.anchor_mode == AnchorMode::Leader && f.motion == Motion::Moving;
+        let carrot = if leader_mode { leader_carrot(f) } else { None };
+        let targets = &mut self.scratch.targets;
+        targets.clear();
+        let mut leader_seen = false;
+        for (m, slot) in f.members.iter().zip(&f.slots) {
+            let mut target = SlotTarget {
+                position: anchor.slot_position(slot.offset),
+                velocity: anchor.velocity,
+                facing: anchor.slot_facing(slot.facing),
+            };
+            if let (true, false, Some(c), Member::Unit(_)) = (leader_mode, leader_seen, carrot, m) {
+                target = c;
+            }
+            leader_seen |= matches!(m, Member::Unit(_));
+            targets.push((*m, target));
+        }
+        for &(m, target) in targets.iter() {
+            match m {
+                Member::Unit(u) => {
+                    if let Some(u) = self.units.get_mut(u) {
+                        u.slot_target = Some(target);
+                    }
+                }
+                Member::Formation(c) => {
+                    if let Some(c) = self.formations.get_mut(c) {
+                        c.target = Some(target);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Largest distance of a slot from the anchor.
+fn slot_reach(f: &Formation) -> f32 {
+    f.slots
+        .iter()
+        .map(|s| s.offset.length())
+        .fold(0.0, f32::max)
+}
+
+/// Desired anchor velocity along the path at `cruise` speed, advancing the waypoint index:
+/// `(velocity, heading for the last point, distance to the current point)`.
+fn path_velocity(f: &mut Formation, cruise: f32) -> (Vec2, bool, f32) {
+    if f.path.is_empty() {
+        return (Vec2::ZERO, true, 0.0);
+    }
+    let advance = (0.5 * cruise).max(0.75);
+    while f.path_index + 1 < f.path.len()
+        && (f.path[f.path_index] - f.anchor.position).length() < advance
+    {
+        f.path_index += 1;
+    }
+    let idx = f.path_index.min(f.path.len() - 1);
+    let last = idx + 1 == f.path.len();
+    let to = f.path[idx] - f.anchor.position;
+    let dist = to.length();
+    let speed = if last {
+        cruise.min(dist / ANCHOR_ARRIVE_TIME)
+    } else {
+        cruise
+    };
+    (to.normalize_or_zero() * speed, last, dist)
+}
+
+/// The leader's own target in leader mode: a point ahead on the path.
+fn leader_carrot(f: &Formation) -> Option<SlotTarget> {
+    let idx = f.path_index.min(f.path.len().checked_sub(1)?);
+    let p = f.path[idx];
+    let dir = (p - f.anchor.position)
+        .try_normalize()
+        .unwrap_or(f.anchor.orientation);
+    Some(SlotTarget {
+        position: p,
+        velocity: dir * f.anchor.velocity.length(),
+        facing: dir,
+    })
+}
+
+/// A child formation's anchor arrives at its slot in the parent, matching its velocity.
+fn follow_parent_slot(f: &mut Formation, target: SlotTarget, turn_rate: f32, dt: f32) {
+    let to = target.position - f.anchor.position;
+    let speed_cap = f.slowest_speed.max(0.01);
+    let desired = truncate(target.velocity + to / ANCHOR_ARRIVE_TIME, speed_cap);
+    let accel = f.weakest_accel.max(0.1);
+    f.anchor.velocity += truncate(desired - f.anchor.velocity, accel * dt);
+    f.anchor.position += f.anchor.velocity * dt;
+    f.anchor.orientation = turn_towards(f.anchor.orientation, target.facing, turn_rate * dt);
+    let parent_still = target.velocity.length_squared() == 0.0;
+    // The arrive converges only asymptotically: once close and slow, settle exactly on the
+    // slot so the velocity handed down to this formation's members is exactly zero.
+    if parent_still
+        && (target.position - f.anchor.position).length_squared()
+            < SETTLE_DISTANCE * SETTLE_DISTANCE
+        && f.anchor.velocity.length_squared() < SETTLE_SPEED * SETTLE_SPEED
+    {
+        f.anchor.position = target.position;
+        f.anchor.velocity = Vec2::ZERO;
+    }
+    f.motion = if parent_still {
+        Motion::Holding
+    } else {
+        Motion::Moving
+    };
+}
+
+/// Rotates unit vector `from` toward unit vector `to` by at most `max_angle` radians.
+pub(crate) fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
+    let angle = ops::angle_between(from, to);
+    if !angle.is_finite() || angle.abs() <= max_angle.max(0.0) {
+        return to.try_normalize().unwrap_or(from);
+    }
+    let step = max_angle.max(0.0).copysign(angle);
+    from.rotate(ops::from_angle(step))
+        .try_normalize()
+        .unwrap_or(from)
+}

@@ -1,0 +1,99 @@
+//! Slot assignment inside the world: lay the pattern out for the members and match them to
+//! the slots (fresh, or the periodic stability-checked re-optimization).
+
+use super::World;
+use crate::assignment::{AssignmentConfig, Located, SlotAssignment};
+use crate::formation::Member;
+use crate::ids::FormationId;
+use crate::pattern::Role;
+
+impl World {
+    /// Lays the pattern out for the current member count and assigns members to slots at
+    /// minimum total cost (roles respected), so that `members[i]` holds `slots[i]`. With
+    /// `fresh == false` the current assignment is kept unless the optimum gains enough (the
+    /// periodic stability-checked re-optimization).
+    pub(super) fn assign_slots(&mut self, id: FormationId, fresh: bool) {
+        let Self {
+            units,
+            formations,
+            scratch,
+            ..
+        } = self;
+        let Some(f) = formations.get(id) else {
+            return;
+        };
+        let n = f.members.len();
+        // An empty formation has no slots (some layouts index `count - 1`).
+        if n == 0 {
+            scratch.slots.clear();
+        } else {
+            f.pattern.layout(n, &mut scratch.slots);
+        }
+        scratch.located_members.clear();
+        for m in &f.members {
+            let (pos, role) = match *m {
+                Member::Unit(u) => units.get(u).map_or((f.anchor.position, Role::Any), |u| {
+                    (u.body.position, u.role)
+                }),
+                Member::Formation(c) => formations
+                    .get(c)
+                    .map_or((f.anchor.position, Role::Any), |c| {
+                        (c.anchor.position, c.role)
+                    }),
+            };
+            scratch.located_members.push(Located::new(pos, role));
+        }
+        scratch.located_slots.clear();
+        scratch.located_slots.extend(
+            scratch
+                .slots
+                .iter()
+                .map(|s| Located::new(f.anchor.slot_position(s.offset), s.role)),
+        );
+        scratch.current.slot_of.clear();
+        if !fresh && f.slots.len() == n {
+            scratch.current.slot_of.extend((0..n).map(Some));
+        }
+        if scratch.assignment.is_none() {
+            scratch.assignment = SlotAssignment::new(AssignmentConfig::default()).ok();
+        }
+        if let Some(solver) = scratch.assignment.as_mut() {
+            solver.solve(
+                &scratch.located_members,
+                &scratch.located_slots,
+                &mut scratch.current,
+            );
+        }
+        // members[i] must hold slots[i]: place assigned members, then fill any slot left
+        // empty with the unassigned members in order (the layout has one slot per member, so
+        // normally every member is assigned).
+        let Some(f) = formations.get_mut(id) else {
+            return;
+        };
+        scratch.reordered.clear();
+        scratch.reordered.resize(n, None);
+        for (i, s) in scratch.current.slot_of.iter().enumerate() {
+            if let Some(cell) = s.and_then(|s| scratch.reordered.get_mut(s)) {
+                if cell.is_none() {
+                    *cell = f.members.get(i).copied();
+                }
+            }
+        }
+        let mut spill = f
+            .members
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| scratch.current.slot_of.get(*i).copied().flatten().is_none())
+            .map(|(_, m)| *m);
+        for cell in scratch.reordered.iter_mut() {
+            if cell.is_none() {
+                *cell = spill.next();
+            }
+        }
+        f.members.clear();
+        f.members
+            .extend(scratch.reordered.iter().flatten().copied());
+        std::mem::swap(&mut f.slots, &mut scratch.slots);
+        f.needs_assignment = false;
+    }
+}

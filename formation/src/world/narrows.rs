@@ -1,0 +1,130 @@
+//! Narrow passages: where the path is narrower than the pattern, the formation marches as a
+//! column, and returns to its pattern after the passage.
+
+use cohort_steering::Vec2;
+
+use super::World;
+use crate::formation::{Formation, Member, Motion};
+use crate::ids::FormationId;
+
+impl World {
+    /// Switches a moving top-level formation into a column ahead of a passage narrower than
+    /// its pattern, and back once the passage is behind it.
+    pub(super) fn switch_for_narrows(&mut self, id: FormationId) {
+        let Some(f) = self.formations.get_mut(id) else {
+            return;
+        };
+        if !f.settings.column_in_narrows || f.parent.is_some() || f.path.len() < 2 {
+            return;
+        }
+        let n = f.members.len().max(1);
+        let depth = f.base_pattern.depth(n).max(f.pattern.depth(n));
+        let ahead = 0.5 * depth + 6.0;
+        let narrow = path_narrower_near(f, ahead, depth + 2.0);
+        if narrow && !f.in_column && f.motion == Motion::Moving {
+            f.pattern = f.base_pattern.as_column();
+            f.in_column = true;
+            f.needs_assignment = true;
+        } else if f.in_column && (!narrow || f.motion != Motion::Moving) {
+            // At the goal the narrow stretch may still be just behind: stand in the pattern
+            // that was ordered if it fits here (checked every half second while it does not).
+            if f.motion != Motion::Moving && !(self.tick % 15 == 0 && self.base_pattern_fits(id)) {
+                return;
+            }
+            let Some(f) = self.formations.get_mut(id) else {
+                return;
+            };
+            f.pattern = f.base_pattern.clone();
+            f.in_column = false;
+            f.needs_assignment = true;
+        }
+    }
+
+    /// Whether every slot of the formation's base pattern, laid out at its anchor, has room
+    /// for the member that would stand there (a unit's radius, a sub-formation's half-width).
+    fn base_pattern_fits(&mut self, id: FormationId) -> bool {
+        let room = self.largest_radius(id) + self.widest_child_half_width(id);
+        let Some(f) = self.formations.get(id) else {
+            return false;
+        };
+        let n = f.members.len();
+        // The slot buffer is free between assignments (assign_slots lays out into it anew).
+        let slots = &mut self.scratch.slots;
+        f.base_pattern.layout(n, slots);
+        let map = self.terrain.valid_map();
+        slots.iter().all(|s| {
+            let p = f.anchor.slot_position(s.offset);
+            map.clearance_capped(p, room + 0.01) >= room
+        })
+    }
+
+    /// Half the width of the widest sub-formation member (0 for a formation of units).
+    fn widest_child_half_width(&self, id: FormationId) -> f32 {
+        let Some(f) = self.formations.get(id) else {
+            return 0.0;
+        };
+        f.members
+            .iter()
+            .filter_map(|m| match *m {
+                Member::Formation(c) => self.formations.get(c),
+                Member::Unit(_) => None,
+            })
+            .map(|c| 0.5 * c.base_pattern.width(c.members.len().max(1)))
+            .fold(0.0, f32::max)
+    }
+}
+
+/// Arc-length stretches of `path` where the clearance is below `need`, sampled every half
+/// unit (computed once per plan, so the per-tick check is a few comparisons).
+pub(super) fn narrow_stretches(
+    clearance: impl Fn(Vec2, f32) -> f32,
+    path: &[Vec2],
+    need: f32,
+    out: &mut Vec<(f32, f32)>,
+) {
+    out.clear();
+    let mut s0 = 0.0;
+    let mut open: Option<f32> = None;
+    for w in path.windows(2) {
+        let len = (w[1] - w[0]).length();
+        let steps = ((len / 0.5).ceil() as usize).clamp(1, 100_000);
+        for k in 0..=steps {
+            let t = k as f32 / steps as f32;
+            let s = s0 + len * t;
+            let narrow = clearance(w[0].lerp(w[1], t), need + 0.01) < need;
+            match (narrow, open) {
+                (true, None) => open = Some(s),
+                (false, Some(a)) => {
+                    out.push((a, s));
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        s0 += len;
+    }
+    if let Some(a) = open {
+        out.push((a, s0));
+    }
+}
+
+/// Whether a narrow stretch of the path lies within `ahead` in front of the anchor or `behind`
+/// behind it (arc length along the path).
+fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
+    if f.narrows.is_empty() || f.path.len() < 2 {
+        return false;
+    }
+    let idx = f.path_index.clamp(1, f.path.len() - 1);
+    let mut s = 0.0;
+    for w in f.path[..idx].windows(2) {
+        s += (w[1] - w[0]).length();
+    }
+    let (a, b) = (f.path[idx - 1], f.path[idx]);
+    let dir = (b - a).normalize_or_zero();
+    s += (f.anchor.position - a)
+        .dot(dir)
+        .clamp(0.0, (b - a).length());
+    f.narrows
+        .iter()
+        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
+}
