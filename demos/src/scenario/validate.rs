@@ -3,13 +3,19 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use cohort_formation::formation::FormationSettings;
 use cohort_formation::pattern::{ValidPattern, load_pattern};
+use cohort_formation::world::WorldSettings;
 use glam::Vec2;
 
 use super::format::{FormationNode, OrderSpec, PatternRef, Scenario};
 use super::{
-    MAX_DEPTH, MAX_DT, MAX_DURATION, MAX_EVENTS, MAX_MEMBERS, MAX_TOTAL_UNITS, ScenarioError,
+    MAX_DEPTH, MAX_DT, MAX_DURATION, MAX_EVENTS, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_UNITS,
+    ScenarioError,
 };
+
+/// Most non-penetration iterations per tick (the `World` refuses more, too).
+const MAX_PENETRATION_ITERATIONS: u32 = 64;
 
 struct Checker<'a> {
     origin: &'a str,
@@ -29,6 +35,62 @@ impl Checker<'_> {
         } else {
             Err(self.err(field, format!("must be finite, got ({}, {})", v.x, v.y)))
         }
+    }
+
+    /// Every named number is finite and not negative (tuning values: NaN would spread to
+    /// every unit of the world).
+    fn tuning(&self, field: &str, values: &[(&str, f32)]) -> Result<(), ScenarioError> {
+        for &(name, v) in values {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(self.err(
+                    format!("{field}.{name}"),
+                    format!("must be finite and >= 0, got {v}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn formation_settings(&self, field: &str, s: &FormationSettings) -> Result<(), ScenarioError> {
+        self.tuning(
+            field,
+            &[
+                ("k_offset", s.k_offset),
+                ("speed_fraction", s.speed_fraction),
+                ("lag_tolerance", s.lag_tolerance),
+                ("lag_range", s.lag_range),
+                ("min_speed_factor", s.min_speed_factor),
+                ("leash", s.leash),
+                ("turn_rate", s.turn_rate),
+                ("arrival_radius", s.arrival_radius),
+            ],
+        )
+    }
+
+    fn world_settings(&self, s: &WorldSettings) -> Result<(), ScenarioError> {
+        self.tuning(
+            "settings",
+            &[
+                ("arrive_time", s.arrive_time),
+                ("slowing_radius", s.slowing_radius),
+                ("separation_weight", s.separation_weight),
+                ("separation_range", s.separation_range),
+                ("obstacle_weight", s.obstacle_weight),
+                ("wall_weight", s.wall_weight),
+                ("grid_cell", s.grid_cell),
+                ("detour_distance", s.detour_distance),
+            ],
+        )?;
+        if s.penetration_iterations > MAX_PENETRATION_ITERATIONS {
+            return Err(self.err(
+                "settings.penetration_iterations",
+                format!(
+                    "{} iterations; at most {MAX_PENETRATION_ITERATIONS}",
+                    s.penetration_iterations
+                ),
+            ));
+        }
+        Ok(())
     }
 
     fn direction(&self, field: &str, v: Vec2) -> Result<(), ScenarioError> {
@@ -71,6 +133,17 @@ impl Checker<'_> {
                         ),
                     ));
                 };
+                // A pattern file is read whole: refuse an enormous one before reading it.
+                let len = std::fs::metadata(&path).map_or(0, |m| m.len());
+                if len > MAX_FILE_BYTES {
+                    return Err(self.err(
+                        field,
+                        format!(
+                            "{} is {len} bytes; the limit is {MAX_FILE_BYTES}",
+                            path.display()
+                        ),
+                    ));
+                }
                 let valid = load_pattern(&path).map_err(|e| self.err(field, e.to_string()))?;
                 self.patterns.insert(name.clone(), valid);
                 Ok(())
@@ -96,6 +169,7 @@ impl Checker<'_> {
             ));
         }
         self.pattern(&format!("{field}.pattern"), &node.pattern)?;
+        self.formation_settings(&format!("{field}.settings"), &node.settings)?;
         if let Some(sp) = node.spacing
             && !(sp.is_finite() && sp > 0.0 && sp <= 1e5)
         {
@@ -231,6 +305,7 @@ pub(super) fn check(
         ));
     }
     s.map.check().map_err(|e| c.err("map", e.to_string()))?;
+    c.world_settings(&s.settings)?;
     for (name, t) in &s.templates {
         t.body(Vec2::ZERO, Vec2::X)
             .validate()
