@@ -150,9 +150,13 @@ fn overwatch_teams_bound_between_cover_lines() {
 
 #[test]
 fn jump_scenario_runs_cleanly() {
-    // The World does not jump yet: only check the run is clean and the gap is respected.
+    // Every member walks to the take-off point, flies the ditch and runs on to its slot: all
+    // six arrive, nobody lands on anybody, nobody ends up in the ditch.
     let r = run("jump");
     sane(&r);
     assert_eq!(r.units, 6);
+    assert_eq!(r.arrived, 6, "{r:?}");
     assert_eq!(r.overlaps, 0);
+    assert_eq!(r.penetrations, 0);
+    assert!(r.max_slot_error < 0.5, "{r:?}");
 }

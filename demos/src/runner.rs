@@ -281,6 +281,7 @@ impl Runner {
                 slot_target: unit.slot_target.map(|t| t.position),
                 ordered_to_move: !holding,
                 formation_at_goal: holding,
+                airborne: unit.is_airborne(),
             });
         }
         self.samples = samples;

@@ -50,6 +50,9 @@ pub struct UnitSample {
     pub ordered_to_move: bool,
     /// Whether its formation has reached the goal of its last move (or never had one).
     pub formation_at_goal: bool,
+    /// Whether the unit is in the air (jumping): it flies over obstacles and other units, so
+    /// it counts for neither penetrations nor overlaps.
+    pub airborne: bool,
 }
 
 /// Per-unit history.
@@ -63,6 +66,9 @@ struct Track {
     progress_at: Vec2,
     progress_time: f32,
     stuck: bool,
+    /// Whether the unit was in the air at the last observation (its landing step is not a
+    /// wall crossing).
+    was_airborne: bool,
 }
 
 /// Slot-error sums of one tick.
@@ -151,14 +157,17 @@ impl Metrics {
             if !u.position.is_finite() {
                 continue;
             }
-            let shapes_penetrated =
-                self.shapes
+            let shapes_penetrated = !u.airborne
+                && self
+                    .shapes
                     .penetrates(u.position, u.radius, PENETRATION_TOLERANCE * u.radius);
             let dt = self.dt;
             let track = self.track_mut(u);
             let step = u.position - track.last;
             let crossed = step != Vec2::ZERO && track.last.is_finite();
             let from = track.last;
+            let flew = u.airborne || track.was_airborne;
+            track.was_airborne = u.airborne;
             track.travelled += step.length();
             track.last = u.position;
             // Turn rate.
@@ -181,7 +190,7 @@ impl Metrics {
             } else if now - track.progress_time >= STUCK_SECONDS {
                 track.stuck = true;
             }
-            let crossed = crossed && self.shapes.crosses_wall(from, u.position);
+            let crossed = crossed && !flew && self.shapes.crosses_wall(from, u.position);
             if shapes_penetrated || crossed {
                 self.penetrations += 1;
             }
@@ -264,6 +273,7 @@ impl Metrics {
             progress_at: u.position,
             progress_time: 0.0,
             stuck: false,
+            was_airborne: false,
         })
     }
 }

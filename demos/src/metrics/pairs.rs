@@ -66,14 +66,14 @@ impl PairCounter {
         if let Some(grid) = self.grid_for(max_radius) {
             grid.rebuild(&positions);
             for (i, a) in units.iter().enumerate() {
-                if !a.position.is_finite() || a.radius.is_nan() || a.radius <= 0.0 {
+                if a.airborne || !a.position.is_finite() || a.radius.is_nan() || a.radius <= 0.0 {
                     continue;
                 }
                 grid.for_each_in_radius(a.position, a.radius + max_radius, |j, p| {
                     let Some(b) = units.get(j as usize) else {
                         return;
                     };
-                    if (j as usize) <= i || b.radius.is_nan() || b.radius <= 0.0 {
+                    if (j as usize) <= i || b.airborne || b.radius.is_nan() || b.radius <= 0.0 {
                         return;
                     }
                     let sum = a.radius + b.radius;
@@ -106,6 +106,7 @@ mod tests {
             slot_target: None,
             ordered_to_move: false,
             formation_at_goal: true,
+            airborne: false,
         }
     }
 

@@ -13,6 +13,7 @@ fn sample(index: usize, position: Vec2, slot: Option<Vec2>) -> UnitSample {
         slot_target: slot,
         ordered_to_move: false,
         formation_at_goal: true,
+        airborne: false,
     }
 }
 

@@ -209,6 +209,9 @@ impl Builder<'_> {
                 .world
                 .add_unit(body)
                 .map_err(|e| self.err(format!("unit {k} of {path:?}: {e}")))?;
+            if let Some(u) = self.world.unit_mut(uid) {
+                u.jump_speed = template.jump_speed;
+            }
             self.world
                 .add_member(id, Member::Unit(uid))
                 .map_err(|e| self.err(format!("unit {k} of {path:?}: {e}")))?;

@@ -70,6 +70,9 @@ pub struct UnitTemplate {
     pub max_force: f32,
     /// Largest turn rate, radians per second (> 0).
     pub max_turn_rate: f32,
+    /// Vertical take-off speed of the unit's jump (≥ 0; 0, the default, means the unit cannot
+    /// jump, so paths never use jump links or gaps for it).
+    pub jump_speed: f32,
 }
 
 impl Default for UnitTemplate {
@@ -82,6 +85,7 @@ impl Default for UnitTemplate {
             max_speed: b.max_speed,
             max_force: b.max_force,
             max_turn_rate: b.max_turn_rate,
+            jump_speed: 0.0,
         }
     }
 }

@@ -310,6 +310,12 @@ pub(super) fn check(
         t.body(Vec2::ZERO, Vec2::X)
             .validate()
             .map_err(|e| c.err(format!("templates[{name:?}]"), e.to_string()))?;
+        if !(t.jump_speed.is_finite() && t.jump_speed >= 0.0) {
+            return Err(c.err(
+                format!("templates[{name:?}].jump_speed"),
+                format!("must be finite and >= 0, got {}", t.jump_speed),
+            ));
+        }
     }
     if s.formations.is_empty() {
         return Err(c.err("formations", "the scenario has no formations"));

@@ -26,6 +26,7 @@ impl World {
             settings,
             pending: Vec::new(),
             tactics: Vec::new(),
+            jump_events: Vec::new(),
             scratch: Scratch::default(),
         })
     }
@@ -66,6 +67,9 @@ impl World {
             slot_target: None,
             detour: Vec::new(),
             detour_tick: 0,
+            jump_speed: 0.0,
+            next_jump: None,
+            flight: None,
         }))
     }
 

@@ -2,13 +2,18 @@
 //! the unit can jump), instead of pushing on into the obstacle.
 
 use super::World;
+use super::jumps::first_jump;
 
 /// Ticks between re-planning a detour around an obstacle to the slot.
 pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
 
+/// How close (beyond its radius) a unit must be to a take-off point to jump.
+const TAKEOFF_TOLERANCE: f32 = 0.35;
+
 impl World {
     /// Units far from a slot they cannot see plan a path to it (re-planned at most once a
-    /// second); units whose slot is in sight drop their detour.
+    /// second); units whose slot is in sight drop their detour. A unit that has reached the
+    /// take-off point of a jump on its detour launches (units in the air are left alone).
     pub(crate) fn plan_detours(&mut self) {
         let Self {
             units,
@@ -18,25 +23,48 @@ impl World {
             scratch,
             ..
         } = self;
-        for (_, unit) in units.iter_mut() {
+        scratch.launches.clear();
+        for (id, unit) in units.iter_mut() {
+            if unit.flight.is_some() {
+                continue;
+            }
             let Some(t) = unit.slot_target else {
                 unit.detour.clear();
+                unit.next_jump = None;
                 continue;
             };
             let pos = unit.body.position;
+            if let Some(j) = unit.next_jump {
+                // A take-off point is reached more closely than a walking waypoint: the unit
+                // must stand on it to make the jump.
+                if (j.takeoff - pos).length() < unit.body.radius + TAKEOFF_TOLERANCE {
+                    scratch.launches.push(id);
+                    continue;
+                }
+            }
             if let Some(&p) = unit.detour.first() {
-                if (p - pos).length() < unit.body.radius * 2.0 + 0.5 {
+                let is_takeoff = unit.next_jump.is_some_and(|j| j.takeoff == p);
+                if !is_takeoff && (p - pos).length() < unit.body.radius * 2.0 + 0.5 {
                     unit.detour.remove(0);
                 }
             }
-            let far = (t.position - pos).length() > settings.detour_distance;
+            // A unit that can jump looks for a way round sooner: a slot just across a ditch
+            // is only reached through the jump.
+            let reach = if unit.jump_speed > 0.0 {
+                settings.detour_distance.min(unit.body.radius * 3.0)
+            } else {
+                settings.detour_distance
+            };
+            let far = (t.position - pos).length() > reach;
             if !far {
                 unit.detour.clear();
+                unit.next_jump = None;
                 continue;
             }
             let blocked = !terrain.line_of_sight(pos, t.position, unit.body.radius);
             if !blocked {
                 unit.detour.clear();
+                unit.next_jump = None;
                 continue;
             }
             if unit.detour.is_empty() || *tick >= unit.detour_tick + DETOUR_REPLAN_TICKS {
@@ -45,12 +73,19 @@ impl World {
                     t.position,
                     unit.body.radius,
                     unit.body.radius,
+                    unit.jump_ability(settings.gravity),
                     &mut scratch.path,
                 );
                 unit.detour.clear();
                 unit.detour.extend(plan.points.iter().skip(1).copied());
+                unit.next_jump = first_jump(&plan.points, &plan.legs);
                 unit.detour_tick = *tick;
             }
         }
+        let mut launches = std::mem::take(&mut self.scratch.launches);
+        for id in launches.drain(..) {
+            self.launch(id);
+        }
+        self.scratch.launches = launches;
     }
 }

@@ -18,6 +18,7 @@ mod api;
 mod assign;
 mod detours;
 mod formations;
+mod jumps;
 mod narrows;
 mod overwatch;
 mod scratch;
@@ -36,6 +37,7 @@ use crate::ids::{FormationId, UnitId};
 use crate::order::Order;
 use crate::pattern::Role;
 
+pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
 pub use terrain::Terrain;
 
@@ -66,6 +68,16 @@ pub struct Unit {
     pub detour: Vec<cohort_steering::Vec2>,
     /// Tick at which the detour was planned.
     pub detour_tick: u64,
+    /// Vertical take-off speed of the unit's jump (0: the unit cannot jump). Its run speed is
+    /// the body's top speed; gravity is the world's ([`WorldSettings::gravity`]).
+    #[serde(default)]
+    pub jump_speed: f32,
+    /// The jump or leap on the unit's detour, taken when it reaches the take-off point.
+    #[serde(default)]
+    pub next_jump: Option<PlannedJump>,
+    /// The unit's flight while it is in the air (it neither steers nor collides then).
+    #[serde(default)]
+    pub flight: Option<Flight>,
 }
 
 /// World-wide tuning of unit steering (plain data, defaults that work).
@@ -93,6 +105,8 @@ pub struct WorldSettings {
     pub brute_force_neighbours: bool,
     /// A unit farther than this from its slot with the straight line blocked plans a path.
     pub detour_distance: f32,
+    /// Downward acceleration of jumps, m/s².
+    pub gravity: f32,
 }
 
 impl Default for WorldSettings {
@@ -108,6 +122,7 @@ impl Default for WorldSettings {
             grid_cell: 0.0,
             brute_force_neighbours: false,
             detour_distance: 3.0,
+            gravity: DEFAULT_GRAVITY,
         }
     }
 }
@@ -126,6 +141,8 @@ pub struct World {
     #[serde(default)]
     tactics: Vec<(FormationId, crate::tactics::Tactic)>,
     #[serde(skip)]
+    jump_events: Vec<(UnitId, cohort_pathing::JumpEvent)>,
+    #[serde(skip)]
     scratch: Scratch,
 }
 
@@ -141,6 +158,7 @@ impl World {
         let dt = dt.min(limit);
         let n = (dt / MAX_STEP).ceil().clamp(1.0, MAX_SUBSTEPS as f32) as u32;
         let h = dt / n as f32;
+        self.jump_events.clear();
         for _ in 0..n {
             self.step_once(h);
         }
@@ -154,6 +172,7 @@ impl World {
         self.steer_units(dt);
         self.integrate_units(dt);
         self.resolve_constraints();
+        self.fly_units(dt);
         self.tick += 1;
     }
 

@@ -32,6 +32,8 @@ pub struct Scratch {
     pub(crate) reordered: Vec<Option<crate::formation::Member>>,
     pub(crate) slots: Vec<crate::pattern::Slot>,
     pub(crate) targets: Vec<(crate::formation::Member, crate::formation::SlotTarget)>,
+    /// Units that reached a take-off point this tick (see `world/jumps.rs`).
+    pub(crate) launches: Vec<UnitId>,
 }
 
 impl Clone for Scratch {

@@ -2,7 +2,9 @@
 //! formation and steering stages make of them (paths with clearance, line of sight, geometry
 //! near a point).
 
-use cohort_pathing::{GridSpec, Map, NavGraph, PathQuery, SearchScratch, ValidMap, find_path};
+use cohort_pathing::{
+    GridSpec, JumpAbility, Leg, Map, NavGraph, PathQuery, SearchScratch, ValidMap, find_path,
+};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +46,9 @@ pub struct PathPlan {
     pub points: Vec<Vec2>,
     /// Clearance of the leg ending at each waypoint.
     pub clearance: Vec<f32>,
+    /// How the leg from each waypoint to the next is travelled (on foot, through a jump link,
+    /// over a gap); the last entry is [`Leg::Walk`].
+    pub legs: Vec<Leg>,
 }
 
 /// The map and navgraph of a world, with caches rebuilt on load.
@@ -152,17 +157,20 @@ impl Terrain {
     /// clearance, the path for the unit's own `min_clearance` is taken (the leg clearances say
     /// where it narrows). When the goal is blocked or unreachable, the path ends at the
     /// reachable point closest to it; when nothing is reachable, the plan stays where it is.
+    /// With a `jump` ability the path may take the jump links and gaps that ability can make.
     pub fn plan_path(
         &self,
         from: Vec2,
         to: Vec2,
         clearance: f32,
         min_clearance: f32,
+        jump: Option<JumpAbility>,
         scratch: &mut SearchScratch,
     ) -> PathPlan {
         let mut plan = PathPlan::default();
         let query = PathQuery {
             clearance,
+            jump,
             ..PathQuery::new(from, to, min_clearance).or_closest()
         };
         match find_path(&self.map, &self.graph, &query, scratch) {
@@ -171,17 +179,23 @@ impl Terrain {
                 for w in &path.waypoints {
                     plan.points.push(w.position);
                     plan.clearance.push(leg);
+                    plan.legs.push(w.leg);
                     leg = w.leg_clearance;
                 }
                 if plan.points.len() == 1 {
                     plan.points.push(plan.points[0]);
                     plan.clearance.push(leg);
+                    plan.legs.push(Leg::Walk);
                 }
             }
             _ => {
                 plan.points.extend([from, from]);
                 plan.clearance.extend([0.0, 0.0]);
+                plan.legs.extend([Leg::Walk, Leg::Walk]);
             }
+        }
+        if let Some(last) = plan.legs.last_mut() {
+            *last = Leg::Walk;
         }
         plan
     }
@@ -206,10 +220,13 @@ struct GeometryIndex {
 impl GeometryIndex {
     fn build(map: &Map) -> Self {
         let mut walls = map.walls.clone();
-        for poly in &map.polygons {
-            let n = poly.points.len();
+        // Gaps cannot be walked into: their edges are walls for units on the ground (units in
+        // the air are not constrained).
+        let gaps = map.gaps.iter().map(|g| &g.points);
+        for points in map.polygons.iter().map(|p| &p.points).chain(gaps) {
+            let n = points.len();
             for i in 0..n {
-                if let Ok(w) = Wall::new(poly.points[i], poly.points[(i + 1) % n]) {
+                if let Ok(w) = Wall::new(points[i], points[(i + 1) % n]) {
                     walls.push(w);
                 }
             }
