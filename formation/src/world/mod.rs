@@ -5,10 +5,13 @@
 //! 1. [`World::apply_orders`]: orders queued since the last tick take effect;
 //! 2. [`World::update_formations`]: anchors move on their paths, slot targets are computed
 //!    top-down through the formation tree (platoon → squad → fire team → unit);
-//! 3. [`World::steer_units`]: every unit's behaviours are evaluated and combined into a force;
+//! 3. [`World::steer_units`]: units blocked from their slot plan detours (and take off at a
+//!    jump point); every unit's behaviours are evaluated and combined into a force;
 //! 4. [`World::integrate_units`]: forces become velocities and positions under max force and
 //!    max speed, headings are smoothed;
 //! 5. [`World::resolve_constraints`]: non-penetration between units and against the map.
+//! 6. [`World::fly_units`]: units in the air (jumping a link or a gap) move along their arcs
+//!    and land; they take no part in stages 3–5 while they fly.
 //!
 //! Per-tick buffers live in a [`Scratch`] that is not serialized and is reused, so a warm world
 //! steps without allocating.
