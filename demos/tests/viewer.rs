@@ -68,6 +68,9 @@ fn view_under_xvfb(args: &[&str]) -> Output {
         .expect("xvfb-run starts")
 }
 
+/// One window at a time: parallel `xvfb-run -a` calls can race for the same display number.
+static WINDOW: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Steps `file` for `frames` frames in the window and loads the screenshot.
 fn screenshot(file: &Path, frames: u64, extra: &[&str], name: &str) -> Pixmap {
     let png = temp_png(name);
@@ -81,7 +84,10 @@ fn screenshot(file: &Path, frames: u64, extra: &[&str], name: &str) -> Pixmap {
         png.to_str().expect("utf-8 path"),
     ];
     args.extend_from_slice(extra);
-    let out = view_under_xvfb(&args);
+    let out = {
+        let _one = WINDOW.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        view_under_xvfb(&args)
+    };
     assert!(
         out.status.success(),
         "cohort view failed ({}): {}",

@@ -119,6 +119,9 @@ pub fn draw_panel(session: &Session, width: f32, height: f32) {
                 ),
                 colours::TEXT,
             );
+            if let Some(t) = super::tactics::describe(world, id) {
+                p.line(&t, colours::TEXT);
+            }
         }
         None => p.line("selected: none (Tab)", colours::TEXT),
     }

@@ -78,6 +78,9 @@ pub fn handle(session: &mut Session, view: &mut ViewState, window_width: f32) ->
     if is_key_pressed(KeyCode::O) && on_map {
         session.overwatch(at);
     }
+    if is_key_pressed(KeyCode::T) && on_map {
+        session.place_threat(at);
+    }
     if on_map && is_mouse_button_pressed(MouseButton::Left) {
         session.pick_at(at, 6.0 / view.camera.scale.max(1e-3));
     }

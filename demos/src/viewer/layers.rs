@@ -47,7 +47,7 @@ pub const LAYERS: [(Layer, KeyCode, &str, &str); 8] = [
 ];
 
 /// The action keys, as the help overlay lists them.
-pub const ACTION_KEYS: [(&str, &str); 16] = [
+pub const ACTION_KEYS: [(&str, &str); 17] = [
     ("Space", "pause / resume"),
     ("N", "step one tick (pauses)"),
     ("+ / -", "faster / slower"),
@@ -57,6 +57,7 @@ pub const ACTION_KEYS: [(&str, &str); 16] = [
     ("P", "cycle the selected formation's pattern"),
     ("Y", "start a play from its playbook"),
     ("O", "bounding overwatch to the mouse point"),
+    ("T", "place the threat overwatch covers against"),
     ("K", "kill the picked unit (or one of the selection)"),
     ("R", "reload files now (they reload on change too)"),
     ("Wheel", "zoom at the mouse"),

@@ -16,12 +16,15 @@ mod capture;
 pub mod colours;
 mod draw_inspect;
 mod draw_map;
+mod draw_tactics;
 mod draw_units;
 mod hud;
 mod input;
 pub mod inspect;
 pub mod layers;
 pub mod session;
+#[cfg(test)]
+mod session_tests;
 mod tactics;
 pub mod watch;
 
@@ -229,6 +232,9 @@ fn draw(session: &Session, view: &ViewState, w: f32, h: f32) {
     }
     if layers.shows(Layer::Slots) {
         draw_units::draw_slots(cam, world, squads);
+    }
+    if layers.shows(Layer::Anchors) {
+        draw_tactics::draw_tactics(cam, world, squads, session.threat);
     }
     draw_units::draw_units(cam, world, squads, layers, session.picked);
     if let Some(seen) = &session.inspection {

@@ -3,7 +3,6 @@
 //! frame step), the selection, the picked unit, pause and speed, the pattern library and the
 //! reloading of files that changed on disk (keeping the last good state when one is broken).
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cohort_formation::{FormationId, Order, UnitId};
@@ -11,7 +10,7 @@ use glam::Vec2;
 
 use super::colours::SquadColours;
 use super::inspect::{Inspection, Inspector};
-use super::tactics;
+use super::tactics::{self, PlaybookLibrary};
 use super::watch::{Changes, PatternLibrary, Watcher};
 use crate::runner::{Runner, load_runner};
 use crate::scenario::ScenarioError;
@@ -52,8 +51,11 @@ pub struct Session {
     /// Patterns `P` cycles through.
     pub patterns: PatternLibrary,
     pattern_cursor: usize,
-    /// Playbook files that do not load, with their errors.
-    pub playbook_errors: BTreeMap<PathBuf, String>,
+    /// Playbooks `Y` starts plays from.
+    pub playbooks: PlaybookLibrary,
+    play_cursor: usize,
+    /// Where bounding overwatch assumes the enemy is (`T` places it).
+    pub threat: Option<Vec2>,
     /// The scenario file's error while it is broken (the last good run goes on).
     pub load_error: Option<String>,
     /// The last action's message.
@@ -78,12 +80,13 @@ impl Session {
             backlog: 0.0,
             patterns: PatternLibrary::load(path),
             pattern_cursor: 0,
-            playbook_errors: BTreeMap::new(),
+            playbooks: PlaybookLibrary::load(path),
+            play_cursor: 0,
+            threat: None,
             load_error: None,
             notice: None,
             watcher: Watcher::new(path),
         };
-        s.check_playbooks();
         s.selected = s.runner.world().formations().map(|(id, _)| id).next();
         Ok(s)
     }
@@ -246,20 +249,36 @@ impl Session {
         self.give(Order::ChangePattern(pattern), &format!("pattern {name}"));
     }
 
-    /// Starts a play from the selected formation's playbook.
+    /// Starts the next play (from the playbooks beside the scenario; plays with as many slots
+    /// as the selected formation has members come first).
     pub fn run_play(&mut self) {
-        match tactics::run_play_order(self) {
-            Ok((order, what)) => self.give(order, &what),
+        let members = self
+            .selected
+            .and_then(|f| self.runner.world().formation(f))
+            .map_or(0, |f| f.members.len());
+        match self.playbooks.play_order(members, self.play_cursor) {
+            Ok((order, what)) => {
+                self.play_cursor += 1;
+                self.give(order, &what);
+            }
             Err(why) => self.say(why, true),
         }
     }
 
+    /// Places the threat bounding overwatch covers against.
+    pub fn place_threat(&mut self, at: Vec2) {
+        self.threat = Some(at);
+        self.say(format!("threat at ({:.1}, {:.1})", at.x, at.y), false);
+    }
+
     /// Starts bounding overwatch of the selected formation to `goal`.
     pub fn overwatch(&mut self, goal: Vec2) {
-        match tactics::overwatch_order(self, goal) {
-            Ok((order, what)) => self.give(order, &what),
-            Err(why) => self.say(why, true),
-        }
+        let Some(f) = self.selected else {
+            self.say("no formation selected (Tab selects one)", true);
+            return;
+        };
+        let (order, what) = tactics::overwatch_order(self.runner.world(), f, goal, self.threat);
+        self.give(order, &what);
     }
 
     /// Kills the picked unit, or else the last unit of the selected formation.
@@ -304,7 +323,7 @@ impl Session {
             self.patterns = PatternLibrary::load(&self.path);
         }
         if changes.playbooks {
-            self.check_playbooks();
+            self.playbooks = PlaybookLibrary::load(&self.path);
         }
         if !(changes.scenario || changes.patterns) {
             return;
@@ -342,22 +361,13 @@ impl Session {
         });
     }
 
-    fn check_playbooks(&mut self) {
-        self.playbook_errors = self
-            .watcher
-            .playbook_files()
-            .into_iter()
-            .filter_map(|f| crate::check::check_file(&f).err().map(|e| (f, e)))
-            .collect();
-    }
-
     /// Every file error to show: the scenario's, the pattern files' and the playbooks'.
     pub fn file_errors(&self) -> Vec<String> {
         self.load_error
             .iter()
             .cloned()
             .chain(self.patterns.errors.values().cloned())
-            .chain(self.playbook_errors.values().cloned())
+            .chain(self.playbooks.errors.values().cloned())
             .collect()
     }
 }

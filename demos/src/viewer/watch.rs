@@ -116,14 +116,6 @@ impl Watcher {
         self.seen = now;
         changes
     }
-
-    /// The playbook files being watched.
-    pub fn playbook_files(&self) -> Vec<PathBuf> {
-        self.playbook_dirs
-            .iter()
-            .flat_map(|d| ron_files(d))
-            .collect()
-    }
 }
 
 /// The patterns `P` cycles through: every valid pattern file in the library directories, by
