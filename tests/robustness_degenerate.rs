@@ -112,9 +112,9 @@ fn units_all_at_one_point_separate_within_a_second() {
 
 /// The clump then marches to a goal: every unit must reach its slot.
 #[test]
-#[ignore = "routed to the formation owner: 6 of 30 units of a box formed from a clump \
-            deadlock 2-5 units from their slots (crossed assignments, periodic reassignment \
-            does not swap them)"]
+#[ignore = "routed to the formation owner: some units of a box formed from a clump stop \
+            2-5 units from their slots for good, pressed against neighbours whose slots \
+            cross theirs (the periodic reassignment does not swap them)"]
 fn units_all_at_one_point_then_arrive_in_formation() {
     for kind in [PatternKind::Box, PatternKind::Wedge] {
         let (mut w, f) = clump(kind.clone());
