@@ -116,36 +116,148 @@ fn army_of_two_thousand_arrives_without_overlaps() {
     assert!(r.max_slot_error < 0.5, "{r:?}");
 }
 
-#[test]
-fn playbook_players_end_on_their_marks() {
-    let r = run("playbook");
-    sane(&r);
-    assert_eq!(r.arrived, 4);
-    assert_eq!(r.overlaps, 0);
-    assert!(r.time_to_arrive.is_some());
+/// The formation called `name`.
+fn formation_named(run: &Runner, name: &str) -> cohort_formation::FormationId {
+    run.world()
+        .formations()
+        .find(|(_, f)| f.name == name)
+        .map(|(id, _)| id)
+        .unwrap_or_else(|| panic!("no formation {name}"))
 }
 
 #[test]
-fn overwatch_teams_bound_between_cover_lines() {
-    let mut run = runner("overwatch");
-    // Before the last bound, at every tick after the first bound's end, one team is stationary.
-    let mut both_moving = 0;
+fn playbook_plays_chain_runners_keep_to_their_tracks_and_everyone_ends_on_a_mark() {
+    use cohort_formation::Member;
+    use cohort_formation::tactics::Tactic;
+    let mut run = runner("playbook");
+    let attack = formation_named(&run, "attack");
+    let team = formation_named(&run, "team");
+    let mut plays: Vec<String> = Vec::new();
+    let mut runner_errors = Vec::new();
     while run.tick() < run.duration() {
         run.step().unwrap();
-        let moving = run
-            .world()
-            .formations()
-            .filter(|(_, f)| !f.is_holding())
-            .count();
-        if run.tick() > 420 && moving > 1 {
-            both_moving += 1;
+        let w = run.world();
+        let now = match w.tactic(attack).and_then(Tactic::as_play) {
+            Some(p) => {
+                // The three runners of near_post's delivery (slots 1-3), after a second.
+                if p.play_name() == "near_post" && p.phase() == 1 && p.phase_time() > 1.0 {
+                    for i in 1..=3 {
+                        if let (Some(Member::Unit(u)), Some(t)) = (p.holder(i), p.slot_target(i)) {
+                            let pos = w.unit(u).unwrap().body.position;
+                            runner_errors.push((pos - t.position).length());
+                        }
+                    }
+                }
+                p.play_name().to_owned()
+            }
+            None => String::from("-"),
+        };
+        if plays.last() != Some(&now) {
+            plays.push(now);
         }
     }
     let r = run.report();
     sane(&r);
-    assert_eq!(both_moving, 0, "both teams moved at once");
+    // near_post chains into reset, which ends; the short corner ordered later chains too.
+    assert_eq!(
+        plays,
+        ["near_post", "reset", "-", "short", "reset", "-"],
+        "play sequence"
+    );
+    let mean = runner_errors.iter().sum::<f32>() / runner_errors.len() as f32;
+    let max = runner_errors.iter().copied().fold(0.0, f32::max);
+    eprintln!("playbook runners: mean slot error {mean:.3}, max {max:.3}");
+    assert!(mean < 0.5 && max < 1.5, "mean {mean} max {max}");
+    // The fire team ends its drill 12 m forward, on line.
+    let w = run.world();
+    assert!(w.tactic(team).is_none());
+    let mut units = Vec::new();
+    w.units_in(team, &mut units);
+    for u in units {
+        let x = w.unit(u).unwrap().body.position.x;
+        assert!((x - 27.0).abs() < 0.5, "{x}");
+    }
+    // Everybody holds a mark at the end, nobody overlapped.
+    assert_eq!(r.arrived, 12);
     assert_eq!(r.overlaps, 0);
+    assert!(r.max_slot_error < 0.5, "{r:?}");
+}
+
+#[test]
+fn overwatch_squads_leapfrog_in_cover_to_the_goal() {
+    use cohort_formation::tactics::Tactic;
+    let mut run = runner("overwatch");
+    let platoon = formation_named(&run, "platoon");
+    let threat = glam::Vec2::new(135.0, 30.0);
+    let squads = [
+        formation_named(&run, "alpha"),
+        formation_named(&run, "bravo"),
+    ];
+    // Distance from a point to the nearest cover point covered from the threat.
+    let to_cover = |w: &cohort_formation::World, p: glam::Vec2| {
+        let map = w.valid_map();
+        map.cover_points()
+            .iter()
+            .filter(|c| map.is_covered(c, threat))
+            .map(|c| (c.position - p).length())
+            .fold(f32::INFINITY, f32::min)
+    };
+    let mut bounds_seen = 0;
+    let mut first_bound_done = false;
+    let mut exposed = 0;
+    let mut checked = 0;
+    let mut finished_at = None;
+    while run.tick() < run.duration() {
+        run.step().unwrap();
+        let w = run.world();
+        let ow = w
+            .tactic(platoon)
+            .and_then(Tactic::as_overwatch)
+            .expect("the advance runs to its end");
+        let members = |s: cohort_formation::FormationId| {
+            let mut us = Vec::new();
+            w.units_in(s, &mut us);
+            us
+        };
+        while bounds_seen < ow.bounds().len() {
+            let b = ow.bounds()[bounds_seen];
+            assert!(!b.timed_out);
+            for u in members(squads[b.squad]) {
+                let d = to_cover(w, w.unit(u).unwrap().body.position);
+                assert!(d < 0.4, "bound {bounds_seen} ended {d} m from cover");
+            }
+            bounds_seen += 1;
+            first_bound_done = true;
+        }
+        if first_bound_done && !ow.is_finished() {
+            checked += 1;
+            let in_cover = squads.iter().any(|&s| {
+                members(s).iter().all(|&u| {
+                    let b = &w.unit(u).unwrap().body;
+                    to_cover(w, b.position) < 0.5 && b.velocity.length() < 0.5
+                })
+            });
+            exposed += usize::from(!in_cover);
+        }
+        if ow.is_finished() {
+            finished_at.get_or_insert(run.tick());
+        }
+    }
+    let r = run.report();
+    sane(&r);
+    eprintln!(
+        "overwatch: {bounds_seen} bounds, {checked} ticks checked, finished at {finished_at:?}"
+    );
+    assert_eq!(
+        bounds_seen, 5,
+        "alpha, bravo, alpha, bravo to the goal, alpha to the goal"
+    );
+    assert!(checked > 1000);
+    assert_eq!(exposed, 0, "ticks with no squad stationary in cover");
+    assert!(finished_at.is_some(), "the advance reached the goal");
     assert_eq!(r.arrived, 8);
+    assert_eq!(r.overlaps, 0);
+    assert_eq!(r.stuck, 0);
 }
 
 #[test]

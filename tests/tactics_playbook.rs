@@ -420,3 +420,39 @@ fn unknown_play_and_bad_frame_are_refused() {
     }
     assert!(w.formation(empty).unwrap().anchor.position.is_finite());
 }
+
+#[test]
+fn a_scenario_names_a_bad_playbook_by_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("cohort-tactics-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("book.ron"),
+        "(\n  name: \"b\",\n  plays: [(name: \"a\" phases: [])],\n)\n",
+    )
+    .unwrap();
+    let scenario = |play: &str| {
+        format!(
+            "(name: \"s\", formations: [(name: \"f\", position: (5.0, 5.0), units: 2)], \
+             timeline: [(tick: 0, formation: \"f\", order: RunPlay(playbook: \"{play}\", play: \"a\"))])"
+        )
+    };
+    std::fs::write(dir.join("s.ron"), scenario("book.ron")).unwrap();
+    let e = cohort_demos::scenario::Scenario::load(dir.join("s.ron"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("timeline[0].order.playbook"), "{e}");
+    assert!(e.contains("book.ron:3:"), "{e}");
+    // A good book with an unknown play names the play field.
+    std::fs::write(
+        dir.join("book.ron"),
+        "(name: \"b\", plays: [(name: \"z\", phases: [(duration: 1.0, slots: [Fixed(offset: (0.0, 0.0))])])])",
+    )
+    .unwrap();
+    let e = cohort_demos::scenario::Scenario::load(dir.join("s.ron"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("timeline[0].order.play:"), "{e}");
+    std::fs::write(dir.join("s2.ron"), scenario("missing.ron")).unwrap();
+    assert!(cohort_demos::scenario::Scenario::load(dir.join("s2.ron")).is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -3,8 +3,9 @@
 use std::path::Path;
 
 use cohort_formation::pattern::load_pattern;
+use cohort_formation::tactics::load_playbook;
 
-use crate::scenario::{Scenario, ScenarioError, read_text, ron_options};
+use crate::scenario::{Scenario, read_text};
 
 /// What kind of file a path holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,13 +79,17 @@ pub fn check_file(path: &Path) -> Result<String, String> {
             ))
         }
         FileKind::Playbook => {
-            // The playbook schema belongs to the tactics layer; until it lands only the RON
-            // syntax is checked.
-            ron_options()
-                .from_str::<ron::Value>(&text)
-                .map_err(|e| ScenarioError::from_ron(&origin, &e).to_string())?;
+            let book = load_playbook(path).map_err(|e| e.to_string())?;
+            let plays = &book.playbook().plays;
             Ok(format!(
-                "{origin}: RON syntax valid (playbook contents are not checked yet)"
+                "{origin}: valid playbook {:?}: {} play(s) ({})",
+                book.name(),
+                plays.len(),
+                plays
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ))
         }
     }
@@ -113,5 +118,35 @@ mod tests {
         assert_eq!(detect(p, "(plays: [])"), FileKind::Playbook);
         // `kind` inside another word does not count.
         assert_eq!(detect(p, "(mankind: 1)"), FileKind::Scenario);
+    }
+
+    #[test]
+    fn playbooks_are_validated_with_file_line_col_errors() {
+        let dir = std::env::temp_dir().join(format!("cohort-check-{}", std::process::id()));
+        let books = dir.join("playbooks");
+        std::fs::create_dir_all(&books).unwrap();
+        let bad_syntax = books.join("syntax.ron");
+        std::fs::write(
+            &bad_syntax,
+            "(\n  name: \"x\",\n  plays: [(name: \"a\" phases: [])],\n)\n",
+        )
+        .unwrap();
+        let e = check_file(&bad_syntax).unwrap_err();
+        assert!(e.contains("syntax.ron:3:"), "{e}");
+        let bad_value = books.join("value.ron");
+        std::fs::write(
+            &bad_value,
+            "(name: \"x\", plays: [(name: \"a\", phases: [(duration: 0.0, slots: [Fixed(offset: (0.0, 0.0))])])])",
+        )
+        .unwrap();
+        let e = check_file(&bad_value).unwrap_err();
+        assert!(e.contains("value.ron: plays[0].phases[0].duration"), "{e}");
+        let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../playbooks/corner_kick.ron");
+        let ok = check_file(&shipped).unwrap();
+        assert!(
+            ok.contains("valid playbook \"corner_kick\": 3 play(s)"),
+            "{ok}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -10,7 +10,7 @@ use cohort_formation::{AnchorPoint, FormationId, FormationSpec, Member, Order, U
 use glam::Vec2;
 
 use super::format::{FormationNode, OrderSpec, PatternRef, Scenario, UnitTemplate};
-use super::validate::{paths, resolve};
+use super::validate::{load_scenario_playbook, paths, resolve};
 use super::{LoadedScenario, ScenarioError};
 
 /// What a timeline event does.
@@ -242,6 +242,27 @@ impl Builder<'_> {
             OrderSpec::Face(f) => Order::Face(*f),
             OrderSpec::Halt => Order::Halt,
             OrderSpec::Cancel => Order::Cancel,
+            OrderSpec::RunPlay {
+                playbook,
+                play,
+                origin,
+                facing,
+            } => Order::RunPlay {
+                playbook: load_scenario_playbook(&self.loaded.origin, playbook)
+                    .map_err(|e| self.err(e))?,
+                play: play.clone(),
+                origin: *origin,
+                facing: *facing,
+            },
+            OrderSpec::BoundingOverwatch {
+                goal,
+                threat,
+                settings,
+            } => Order::BoundingOverwatch {
+                goal: *goal,
+                threat: *threat,
+                settings: *settings,
+            },
         })
     }
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use cohort_formation::formation::FormationSettings;
 use cohort_formation::pattern::{Pattern, PatternKind, Role};
+use cohort_formation::tactics::OverwatchSettings;
 use cohort_formation::world::WorldSettings;
 use cohort_pathing::Map;
 use cohort_steering::Body;
@@ -210,6 +211,31 @@ pub enum OrderSpec {
     Halt,
     /// Drop the current order.
     Cancel,
+    /// Run play `play` of a playbook file (the formation crate's `Order::RunPlay`).
+    RunPlay {
+        /// The playbook file, relative to the scenario file's directory
+        /// (`"../playbooks/corner_kick.ron"`).
+        playbook: String,
+        /// The play to start.
+        play: String,
+        /// Origin of the play's frame (default: the formation's anchor).
+        #[serde(default)]
+        origin: Option<Vec2>,
+        /// The play's forward direction (default: the formation's facing).
+        #[serde(default)]
+        facing: Option<Vec2>,
+    },
+    /// Advance to `goal` by bounding overwatch of the formation's sub-formations, taking cover
+    /// from `threat` (the formation crate's `Order::BoundingOverwatch`).
+    BoundingOverwatch {
+        /// Where the advance ends.
+        goal: Vec2,
+        /// Where the danger is.
+        threat: Vec2,
+        /// Tuning (bound length, cover radius, ...).
+        #[serde(default)]
+        settings: OverwatchSettings,
+    },
 }
 
 fn yes() -> bool {

@@ -1,10 +1,11 @@
 //! The semantic checks of a parsed scenario. Each error names the offending field by path.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use cohort_formation::formation::FormationSettings;
 use cohort_formation::pattern::{ValidPattern, load_pattern};
+use cohort_formation::tactics::{ValidPlaybook, load_playbook};
 use cohort_formation::world::WorldSettings;
 use glam::Vec2;
 
@@ -381,9 +382,50 @@ pub(super) fn check(
                     OrderSpec::ChangePattern(p) => c.pattern(&format!("{of}.pattern"), p)?,
                     OrderSpec::Face(f) => c.direction(&of, *f)?,
                     OrderSpec::Halt | OrderSpec::Cancel => {}
+                    OrderSpec::RunPlay {
+                        playbook,
+                        play,
+                        origin,
+                        facing,
+                    } => {
+                        let book = load_scenario_playbook(c.origin, playbook)
+                            .map_err(|e| c.err(format!("{of}.playbook"), e))?;
+                        book.index_of(play)
+                            .map_err(|e| c.err(format!("{of}.play"), e.to_string()))?;
+                        if let Some(o) = origin {
+                            c.finite_vec(&format!("{of}.origin"), *o)?;
+                        }
+                        if let Some(f) = facing {
+                            c.direction(&format!("{of}.facing"), *f)?;
+                        }
+                    }
+                    OrderSpec::BoundingOverwatch {
+                        goal,
+                        threat,
+                        settings,
+                    } => {
+                        c.finite_vec(&format!("{of}.goal"), *goal)?;
+                        c.finite_vec(&format!("{of}.threat"), *threat)?;
+                        settings
+                            .check()
+                            .map_err(|e| c.err(format!("{of}.settings"), e))?;
+                    }
                 }
             }
         }
     }
     Ok(c.patterns)
+}
+
+/// Loads the playbook file `file` of the scenario at `origin` (a path relative to the
+/// scenario's directory), validated; the message names `file:line:col` for syntax errors.
+pub(super) fn load_scenario_playbook(origin: &str, file: &str) -> Result<ValidPlaybook, String> {
+    if file.is_empty() {
+        return Err("the playbook file name is empty".into());
+    }
+    let dir = Path::new(origin)
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    load_playbook(dir.join(file)).map_err(|e| e.to_string())
 }
