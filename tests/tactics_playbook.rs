@@ -456,3 +456,70 @@ fn a_scenario_names_a_bad_playbook_by_file_line_and_column() {
     assert!(cohort_demos::scenario::Scenario::load(dir.join("s2.ron")).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_finished_play_holds_its_last_arrangement_without_drift_or_spin() {
+    // The last phase faces everyone to the left (+y): the held pattern must not turn the
+    // arrangement when the formation's drift correction averages the slot facings.
+    let marks = [
+        Vec2::new(2.0, 3.0),
+        Vec2::new(-1.0, 0.5),
+        Vec2::new(0.5, -2.0),
+    ];
+    let book = Playbook {
+        name: "end".into(),
+        description: String::new(),
+        plays: vec![Play {
+            name: "spread".into(),
+            phases: vec![Phase {
+                duration: 4.0,
+                slots: marks
+                    .iter()
+                    .map(|&offset| SlotMotion::Fixed {
+                        offset,
+                        facing: Vec2::Y,
+                    })
+                    .collect(),
+                ..Phase::default()
+            }],
+            ..Play::default()
+        }],
+    }
+    .validate()
+    .unwrap();
+    let mut w = world();
+    let origin = Vec2::new(40.0, 40.0);
+    let (f, units) = team(&mut w, "trio", 3, Vec2::new(38.0, 40.0));
+    w.order(f, run_play(&book, "spread", origin)).unwrap();
+    for _ in 0..(5.0 / DT) as u32 {
+        w.step(DT);
+    }
+    assert!(w.tactic(f).is_none(), "the play ended after 4 s");
+    let at_end: Vec<Vec2> = units
+        .iter()
+        .map(|&u| w.unit(u).unwrap().body.position)
+        .collect();
+    for _ in 0..(10.0 / DT) as u32 {
+        w.step(DT);
+    }
+    let mut worst: f32 = 0.0;
+    for (&u, start) in units.iter().zip(&at_end) {
+        let b = &w.unit(u).unwrap().body;
+        let mark = marks
+            .iter()
+            .map(|m| origin + *m)
+            .min_by(|a, c| {
+                (*a - b.position)
+                    .length()
+                    .total_cmp(&(*c - b.position).length())
+            })
+            .unwrap();
+        worst = worst.max((b.position - mark).length());
+        assert!((b.position - *start).length() < 0.1, "drifted from {start}");
+        // Facing the authored +y.
+        assert!(b.heading.dot(Vec2::Y) > 0.95, "{}", b.heading);
+    }
+    eprintln!("finished play: worst distance from a mark after 10 s holding {worst:.3}");
+    assert!(worst < 0.3, "{worst}");
+    assert_eq!(w.formation(f).unwrap().motion, Motion::Holding);
+}
