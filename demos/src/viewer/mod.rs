@@ -219,7 +219,7 @@ fn draw(session: &Session, view: &ViewState, w: f32, h: f32) {
     let world = session.runner.world();
     let squads = &session.squads;
     if layers.shows(Layer::Map) {
-        draw_map::draw_map(cam, &crate::runner::shapes_of(world.map()));
+        draw_map::draw_map(cam, &session.shapes);
     }
     if layers.shows(Layer::Trails) {
         draw_map::draw_trails(cam, &session.runner, squads);

@@ -12,8 +12,9 @@ use super::colours::SquadColours;
 use super::inspect::{Inspection, Inspector};
 use super::tactics::{self, PlaybookLibrary};
 use super::watch::{Changes, PatternLibrary, Watcher};
-use crate::runner::{Runner, load_runner};
+use crate::runner::{Runner, load_runner, shapes_of};
 use crate::scenario::ScenarioError;
+use crate::shapes::MapShapes;
 
 /// Most ticks run in one frame; a slower machine drops the rest rather than falling behind.
 pub const MAX_TICKS_PER_FRAME: u32 = 32;
@@ -37,6 +38,8 @@ pub struct Session {
     pub runner: Runner,
     /// Squad colours of the current world.
     pub squads: SquadColours,
+    /// The map's shapes, for drawing.
+    pub shapes: MapShapes,
     /// The formation orders go to.
     pub selected: Option<FormationId>,
     /// The unit being inspected.
@@ -70,6 +73,7 @@ impl Session {
         let mut s = Self {
             path: path.to_path_buf(),
             squads: SquadColours::of(runner.world()),
+            shapes: shapes_of(runner.world().map()),
             runner,
             selected: None,
             picked: None,
@@ -337,6 +341,7 @@ impl Session {
                     .and_then(|s| order.iter().position(|&i| i == s));
                 self.runner = runner;
                 self.squads = SquadColours::of(self.runner.world());
+                self.shapes = shapes_of(self.runner.world().map());
                 self.selected = self
                     .runner
                     .world()
