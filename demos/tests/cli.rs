@@ -230,10 +230,11 @@ fn render_writes_a_png_and_nothing_on_error() {
 }
 
 #[test]
-fn view_is_not_built_yet_and_bad_arguments_exit_2() {
-    let out = cohort(&["view", "scenarios/open_field.ron"]);
+fn bad_arguments_exit_2() {
+    // (The viewer's own window tests are in tests/viewer.rs.)
+    let out = cohort(&["view", "scenarios/no_such_scenario.ron"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("not built yet"));
+    assert!(text(&out.stderr).contains("no_such_scenario.ron"));
     assert_eq!(cohort(&["run"]).status.code(), Some(2));
     assert_eq!(
         cohort(&["run", "x.ron", "--ticks", "-3"]).status.code(),

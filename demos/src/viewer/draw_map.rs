@@ -31,7 +31,7 @@ pub fn draw_map(cam: &Camera, shapes: &MapShapes) {
     }
     for &c in &shapes.cover {
         let p = cam.to_screen(c);
-        draw_circle_lines(p.x, p.y, 4.0, 1.5, rgb(colours::COVER));
+        draw_circle_lines(p.x, p.y, 2.5, 1.0, rgba(colours::COVER, 0.8));
     }
     for &(from, to) in &shapes.jumps {
         segment(cam, from, to, 2.0, rgba(colours::JUMP, 0.8));

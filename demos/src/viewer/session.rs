@@ -15,6 +15,7 @@ use super::watch::{Changes, PatternLibrary, Watcher};
 use crate::runner::{Runner, load_runner, shapes_of};
 use crate::scenario::ScenarioError;
 use crate::shapes::MapShapes;
+use cohort_formation::World;
 
 /// Most ticks run in one frame; a slower machine drops the rest rather than falling behind.
 pub const MAX_TICKS_PER_FRAME: u32 = 32;
@@ -73,7 +74,7 @@ impl Session {
         let mut s = Self {
             path: path.to_path_buf(),
             squads: SquadColours::of(runner.world()),
-            shapes: shapes_of(runner.world().map()),
+            shapes: view_shapes(runner.world()),
             runner,
             selected: None,
             picked: None,
@@ -341,7 +342,7 @@ impl Session {
                     .and_then(|s| order.iter().position(|&i| i == s));
                 self.runner = runner;
                 self.squads = SquadColours::of(self.runner.world());
-                self.shapes = shapes_of(self.runner.world().map());
+                self.shapes = view_shapes(self.runner.world());
                 self.selected = self
                     .runner
                     .world()
@@ -375,4 +376,17 @@ impl Session {
             .chain(self.playbooks.errors.values().cloned())
             .collect()
     }
+}
+
+/// The map's shapes as drawn: those of `cohort render`, with every cover point the world knows
+/// (the authored ones and those generated along obstacles).
+pub fn view_shapes(world: &World) -> MapShapes {
+    let mut shapes = shapes_of(world.map());
+    shapes.cover = world
+        .valid_map()
+        .cover_points()
+        .iter()
+        .map(|c| c.position)
+        .collect();
+    shapes
 }
