@@ -7,9 +7,11 @@
 //! Without `xvfb-run` the window tests print why and pass as skipped, unless `COHORT_CI=1`,
 //! where they fail instead.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cohort_demos::render::group_colour;
 use cohort_demos::runner::load_runner;
 use cohort_demos::viewer::camera::{Camera, PANEL_WIDTH, WINDOW_HEIGHT, WINDOW_WIDTH};
 use cohort_demos::viewer::colours::{BACKGROUND, FLOOR, INTEREST, OBSTACLE, SquadColours};
@@ -49,7 +51,8 @@ fn display_available() -> bool {
     if std::env::var("COHORT_CI").is_ok_and(|v| v == "1") {
         panic!("COHORT_CI=1 and the viewer test cannot run: {why}");
     }
-    eprintln!("skipping the viewer window test: {why}");
+    // Straight to stderr, past the test harness's capture, so the skip is seen.
+    let _ = writeln!(std::io::stderr(), "skipping the viewer window test: {why}");
     false
 }
 
@@ -85,7 +88,9 @@ fn screenshot(file: &Path, frames: u64, extra: &[&str], name: &str) -> Pixmap {
     ];
     args.extend_from_slice(extra);
     let out = {
-        let _one = WINDOW.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let _one = WINDOW
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         view_under_xvfb(&args)
     };
     assert!(
@@ -119,9 +124,15 @@ fn colour_near(p: &Pixmap, x: f32, y: f32, r: i32, want: [u8; 3]) -> bool {
     (-r..=r).any(|dy| (-r..=r).any(|dx| rgb_at(p, cx + dx, cy + dy).is_some_and(|c| near(c, want))))
 }
 
-/// Fraction of units found in their squad colour at their headless positions after `frames`
-/// ticks, with the positions shifted by `offset` pixels (a control that must fail).
-fn squad_colour_hits(p: &Pixmap, file: &Path, frames: u64, offset: (f32, f32)) -> (usize, usize) {
+/// Units found in their squad colour (or, with `wrong`, in the next squad's colour: a control)
+/// at their headless positions after `frames` ticks shifted by `offset` pixels, and the units.
+fn squad_colour_hits(
+    p: &Pixmap,
+    file: &Path,
+    frames: u64,
+    offset: (f32, f32),
+    wrong: bool,
+) -> (usize, usize) {
     let mut runner = load_runner(file, None, false).expect("scenario loads");
     runner.run(frames, |_| {}).expect("headless run");
     let world = runner.world();
@@ -133,13 +144,16 @@ fn squad_colour_hits(p: &Pixmap, file: &Path, frames: u64, offset: (f32, f32)) -
     for (id, u) in world.units() {
         let s = cam.to_screen(u.body.position);
         total += 1;
-        if colour_near(
-            p,
-            s.x + offset.0,
-            s.y + offset.1,
-            1,
-            squads.unit_rgb(world, id),
-        ) {
+        let want = if wrong {
+            let squad = u
+                .formation
+                .and_then(|f| squads.index_of(f))
+                .expect("a squad");
+            group_colour(squad + 1)
+        } else {
+            squads.unit_rgb(world, id)
+        };
+        if colour_near(p, s.x + offset.0, s.y + offset.1, 1, want) {
             hits += 1;
         }
     }
@@ -174,6 +188,11 @@ fn screenshot_is_not_blank_and_shows_the_map() {
         }
     }
     let share = floor as f64 / inside as f64;
+    eprintln!(
+        "ground share {share:.4}, {} colours on the map, {} obstacles checked",
+        colours.len(),
+        map.circles.len()
+    );
     assert!(share > 0.8 && share < 0.995, "ground share {share}");
     assert!(
         colours.len() >= 8,
@@ -208,23 +227,44 @@ fn units_are_drawn_in_squad_colours_where_the_headless_run_puts_them() {
     if !display_available() {
         return;
     }
-    let file = scenario("overwatch.ron");
-    let frames = 240;
+    // Eight squads of four, each its own colour, marching from the first tick.
+    let file = scenario("platoon.ron");
+    let frames = 300;
     let p = screenshot(&file, frames, &[], "units");
-    let (hits, total) = squad_colour_hits(&p, &file, frames, (0.0, 0.0));
-    assert!(total >= 8, "{total} units");
+    let (hits, total) = squad_colour_hits(&p, &file, frames, (0.0, 0.0), false);
+    assert!(total >= 32, "{total} units");
+    let mut runner = load_runner(&file, None, false).expect("scenario loads");
+    runner.run(frames, |_| {}).expect("headless run");
+    let world = runner.world();
+    let squads = SquadColours::of(world);
+    let distinct: std::collections::BTreeSet<[u8; 3]> = world
+        .units()
+        .map(|(id, _)| squads.unit_rgb(world, id))
+        .collect();
+    assert_eq!(distinct.len(), 8, "squad colours {distinct:?}");
     assert!(
         hits * 10 >= total * 9,
         "{hits}/{total} units in their squad colour"
     );
-    // Control: 14 px off (about two unit diameters) the colours are not there.
-    let (off, _) = squad_colour_hits(&p, &file, frames, (14.0, 14.0));
-    assert!(off * 4 <= total, "{off}/{total} shifted samples matched");
+    // Controls: 40 px off (beside the formation) the colours are not there, and the next
+    // squad's colour is not where each unit is.
+    let (off, _) = squad_colour_hits(&p, &file, frames, (0.0, 40.0), false);
+    assert!(off * 10 <= total, "{off}/{total} shifted samples matched");
+    let (wrong, _) = squad_colour_hits(&p, &file, frames, (0.0, 0.0), true);
+    assert!(
+        wrong * 10 <= total,
+        "{wrong}/{total} units matched another squad's colour"
+    );
     // And at the start positions the units have moved on.
-    let (stale, _) = squad_colour_hits(&p, &file, 0, (0.0, 0.0));
+    let (stale, _) = squad_colour_hits(&p, &file, 0, (0.0, 0.0), false);
     assert!(
         stale * 2 <= total,
         "{stale}/{total} matched at the start positions"
+    );
+    eprintln!(
+        "units in their squad colour: {hits}/{total}; 40 px off: {off}/{total}; next squad's \
+         colour: {wrong}/{total}; \
+         at the start positions: {stale}/{total}"
     );
 }
 
@@ -233,8 +273,8 @@ fn picked_unit_shows_its_context_rays() {
     if !display_available() {
         return;
     }
-    let file = scenario("overwatch.ron");
-    let frames = 60;
+    let file = scenario("platoon.ron");
+    let frames = 120;
     let p = screenshot(&file, frames, &["--pick", "0"], "pick");
     let mut runner = load_runner(&file, None, false).expect("scenario loads");
     runner.run(frames, |_| {}).expect("headless run");
@@ -249,6 +289,7 @@ fn picked_unit_shows_its_context_rays() {
             rgb_at(&p, s.x as i32 + dx, s.y as i32 + dy).is_some_and(|c| near(c, INTEREST))
         })
         .count();
+    eprintln!("interest-ray pixels around the picked unit: {green}");
     assert!(
         green > 30,
         "{green} interest-ray pixels around the picked unit"
