@@ -335,4 +335,17 @@ fn bad_input_fails_before_any_window_opens() {
         .expect("cohort starts");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no display"));
+    // A display that does not answer: a clear error, not a crash.
+    let out = Command::new(cohort)
+        .arg("view")
+        .arg(&file)
+        .args(["--frames", "1"])
+        .env("DISPLAY", ":987")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("cohort starts");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot open a window"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }

@@ -72,6 +72,12 @@ pub enum ViewError {
          with xvfb-run -a -s \"-screen 0 1280x720x24\")"
     )]
     NoDisplay,
+    /// No window could be opened.
+    #[error("cannot open a window: {0}")]
+    Window(String),
+    /// The viewer stopped on an internal failure after drawing some frames.
+    #[error("the viewer stopped after {0} frame(s): {1}")]
+    Stopped(u64, String),
     /// The window closed before the requested frames were drawn.
     #[error("the window closed after {0} frame(s), before the screenshot")]
     Closed(u64),
@@ -128,10 +134,31 @@ pub fn run(options: ViewOptions) -> Result<(), ViewError> {
     let automated = options.frames.is_some();
     let frames_seen = Rc::new(RefCell::new(0u64));
     let seen = Rc::clone(&frames_seen);
-    macroquad::Window::from_config(window_conf(), async move {
-        let result = main_loop(session, options, seen).await;
-        *out.borrow_mut() = Some(result);
-    });
+    // miniquad panics when it cannot open a window (no GL, a display that refuses): that
+    // becomes an error here instead of an abort.
+    // The message is reported as an error, so the default hook's report is held back.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        macroquad::Window::from_config(window_conf(), async move {
+            let result = main_loop(session, options, seen).await;
+            *out.borrow_mut() = Some(result);
+        });
+    }));
+    std::panic::set_hook(hook);
+    if let Err(panic) = opened {
+        let why = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+            .unwrap_or_else(|| String::from("unknown reason"));
+        let frames = *frames_seen.borrow();
+        return Err(if frames == 0 {
+            ViewError::Window(why)
+        } else {
+            ViewError::Stopped(frames, why)
+        });
+    }
     let result = outcome.borrow_mut().take();
     match result {
         Some(r) => r,
