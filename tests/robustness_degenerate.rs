@@ -762,3 +762,98 @@ fn units_separate_on_a_map_too_big_for_the_neighbour_grid() {
     let overlap = max_overlap(&w);
     assert!(overlap < 0.05, "overlap {overlap} after 20 ticks");
 }
+
+/// Bodies at the extremes of what validation accepts (tiny and huge radii, astronomic speed
+/// and force, a feather-light mass) never produce NaN or infinity, nor exceed their speed.
+#[test]
+fn extreme_but_valid_bodies_never_produce_nan() {
+    let mut w = world(open_map());
+    let f = w
+        .create_formation(spec(PatternKind::Wedge), None, Vec2::splat(30.0), Vec2::X)
+        .unwrap();
+    let extremes = [
+        Body::new(Vec2::splat(30.0), 1.0e-6, 3.0, 8.0),
+        Body::new(Vec2::splat(30.0), 1.0e4, 3.0, 8.0),
+        Body::new(Vec2::splat(31.0), 0.5, 1.0e30, 1.0e30),
+        Body::new(Vec2::splat(29.0), 0.5, 1.0e-30, 1.0e-30),
+        Body::new(Vec2::new(29.0, 31.0), 0.5, f32::MAX, f32::MAX),
+    ];
+    for b in extremes {
+        let mut b = b.expect("valid");
+        b.mass = 1.0e-30;
+        let u = w.add_unit(b).unwrap();
+        w.add_member(f, Member::Unit(u)).unwrap();
+    }
+    let light = Body {
+        mass: f32::MAX,
+        ..body(Vec2::new(31.0, 29.0))
+    };
+    let u = w.add_unit(light).unwrap();
+    w.add_member(f, Member::Unit(u)).unwrap();
+    w.order(f, Order::move_to(Vec2::new(50.0, 10.0))).unwrap();
+    for t in 0..300 {
+        w.step(DT);
+        check_step(&w).unwrap_or_else(|e| panic!("tick {t}: {e}"));
+    }
+    assert_eq!(w.unit_count(), 6);
+    assert_eq!(w.tick(), 300);
+    // A formation keeps its slowest member's pace: a member with top speed 1e-30 holds it.
+    let anchor = w.formation(f).unwrap().anchor.position;
+    assert!((anchor - Vec2::splat(30.0)).length() < 1e-3, "{anchor}");
+}
+
+/// Tuning at the edges of what validation accepts (zeros everywhere, a tiny neighbour cell,
+/// huge weights) never produces NaN or infinity.
+#[test]
+fn extreme_but_valid_tuning_never_produces_nan() {
+    let settings = [
+        WorldSettings {
+            arrive_time: 0.0,
+            slowing_radius: 0.0,
+            separation_weight: 0.0,
+            separation_range: 0.0,
+            obstacle_weight: 0.0,
+            wall_weight: 0.0,
+            penetration_iterations: 0,
+            grid_cell: 0.0,
+            detour_distance: 0.0,
+            ..WorldSettings::default()
+        },
+        WorldSettings {
+            separation_weight: 1.0e30,
+            obstacle_weight: 1.0e30,
+            wall_weight: 1.0e30,
+            grid_cell: 1.0e-6,
+            penetration_iterations: 64,
+            ..WorldSettings::default()
+        },
+    ];
+    for s in settings {
+        let mut map = open_map();
+        map.circles.push(CircleObstacle {
+            center: Vec2::new(30.0, 20.0),
+            radius: 3.0,
+        });
+        let mut w = World::new(map, s.clone(), 4).unwrap();
+        let mut fs = spec(PatternKind::Box);
+        fs.settings.k_offset = 0.0;
+        fs.settings.speed_fraction = 0.0;
+        fs.settings.lag_tolerance = 0.0;
+        fs.settings.lag_range = 0.0;
+        fs.settings.min_speed_factor = 0.0;
+        fs.settings.leash = 0.0;
+        fs.settings.turn_rate = 0.0;
+        fs.settings.arrival_radius = 0.0;
+        let f = w
+            .create_formation(fs, None, Vec2::new(10.0, 20.0), Vec2::X)
+            .unwrap();
+        add_units(&mut w, f, 9, |i| {
+            Vec2::new(10.0 + (i % 3) as f32, 19.0 + (i / 3) as f32)
+        });
+        w.order(f, Order::move_to(Vec2::new(50.0, 20.0))).unwrap();
+        for t in 0..300 {
+            w.step(DT);
+            check_step(&w).unwrap_or_else(|e| panic!("{s:?} tick {t}: {e}"));
+        }
+    }
+}
