@@ -292,6 +292,29 @@ fn an_order_interrupts_a_play_and_the_formation_goes_on_from_where_it_is() {
         let e = (unit.slot_target.unwrap().position - unit.body.position).length();
         assert!(e < 0.5, "slot error {e}");
     }
+    // A play ordered mid-move starts where the anchor is, and the move is dropped.
+    w.order(f, Order::move_to(Vec2::new(20.0, 20.0))).unwrap();
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    let form = w.formation(f).unwrap();
+    assert_eq!(form.motion, Motion::Moving);
+    let (anchor, facing) = (form.anchor.position, form.anchor.orientation);
+    w.order(
+        f,
+        Order::RunPlay {
+            playbook: book.clone(),
+            play: "peel_left".into(),
+            origin: None,
+            facing: None,
+        },
+    )
+    .unwrap();
+    w.step(DT);
+    let (o, x) = play_of(&w, f).expect("play started").frame();
+    assert!((o - anchor).length() < 1e-4 && (x - facing).length() < 1e-4);
+    let form = w.formation(f).unwrap();
+    assert!(form.path.is_empty() && form.goal.is_none());
     // A halt interrupts too, and the formation stays put around its members.
     w.order(f, run_play(&book, "peel_left", goal)).unwrap();
     for _ in 0..(3.0 / DT) as u32 {

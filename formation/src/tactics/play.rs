@@ -44,7 +44,8 @@ pub struct PlayRun {
     pub(crate) poses: Vec<SlotPose>,
     /// Whether `poses[i]` is valid as the previous pose of a reactive slot.
     pub(crate) posed: Vec<bool>,
-    /// Targets a game's routine gave for the reactive slots, for tick `external_tick`.
+    /// Targets a game's routine gave for the reactive slots, for the step starting at tick
+    /// `external_tick` (all its sub-steps).
     pub(crate) external: Vec<Option<SlotPose>>,
     pub(crate) external_tick: u64,
     /// Plays started by this run (1 + the number of chainings).
@@ -187,6 +188,8 @@ impl PlayRun {
             self.phase_time -= duration;
             self.phase += 1;
             self.posed.iter_mut().for_each(|p| *p = false);
+            // A game's targets were for the phase that ended.
+            self.external_tick = u64::MAX;
             if self.phase >= phases {
                 match next {
                     Some(i) => {
@@ -230,7 +233,10 @@ impl PlayRun {
             phase: self.phase,
             ball: self.ball,
         };
-        let external = (self.external_tick == tick).then_some(&self.external);
+        // A game's targets hold for the sub-steps of the step they were given before.
+        let fresh = tick >= self.external_tick
+            && tick - self.external_tick < u64::from(crate::world::MAX_SUBSTEPS);
+        let external = fresh.then_some(&self.external);
         for (i, (pose, was_posed)) in poses.iter_mut().zip(posed.iter_mut()).enumerate() {
             if let Some(p) = phase.scripted_pose(i, self.phase_time) {
                 *pose = p;

@@ -71,8 +71,9 @@ impl World {
     }
 
     /// Lets a game's routine compute the targets of the reactive slots of formation `id`'s
-    /// running play for the next step (call it before [`World::step`]; slots the routine
-    /// leaves `None` use their built-in reaction).
+    /// running play for the next step (call it before every [`World::step`]; the targets hold
+    /// for that step's sub-steps and until the phase ends; slots the routine leaves `None`,
+    /// and every slot in steps it is not called for, use their built-in reaction).
     pub fn drive_play_slots(
         &mut self,
         id: FormationId,
@@ -99,6 +100,15 @@ impl World {
     /// order is handed back to be applied.
     pub(crate) fn route_tactical_order(&mut self, id: FormationId, order: Order) -> Option<Order> {
         self.interrupt_tactic(id);
+        if order.is_tactical()
+            && let Some(f) = self.formations.get_mut(id)
+        {
+            // A tactic given mid-move starts from where the anchor is; the move is dropped.
+            f.path.clear();
+            f.path_clearance.clear();
+            f.goal = None;
+            f.anchor.velocity = Vec2::ZERO;
+        }
         match order {
             Order::RunPlay {
                 playbook,
