@@ -44,7 +44,14 @@ impl World {
             }
             if let Some(&p) = unit.detour.first() {
                 let is_takeoff = unit.next_jump.is_some_and(|j| j.takeoff == p);
-                if !is_takeoff && (p - pos).length() < unit.body.radius * 2.0 + 0.5 {
+                // Drop a reached waypoint only once the next one is in sight (else a unit
+                // cuts the corner it was rounding and walks into the wall's end).
+                let next_in_sight = unit
+                    .detour
+                    .get(1)
+                    .is_none_or(|&q| terrain.line_of_sight(pos, q, 0.9 * unit.body.radius));
+                if !is_takeoff && next_in_sight && (p - pos).length() < unit.body.radius * 2.0 + 0.5
+                {
                     unit.detour.remove(0);
                 }
             }
