@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use cohort_formation::pattern::{Pattern, PatternKind};
 use cohort_formation::{FormationId, Order, UnitId};
 use glam::Vec2;
 
@@ -21,6 +22,19 @@ use cohort_formation::World;
 pub const MAX_TICKS_PER_FRAME: u32 = 32;
 /// Speed factors `+` and `-` step through.
 pub const SPEEDS: [f32; 9] = [0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0];
+
+/// The kinds `P` cycles through when there are no pattern files.
+const BUILT_IN_KINDS: [PatternKind; 9] = [
+    PatternKind::Line,
+    PatternKind::Column,
+    PatternKind::Wedge,
+    PatternKind::FingerFour,
+    PatternKind::EchelonLeft,
+    PatternKind::EchelonRight,
+    PatternKind::Box,
+    PatternKind::DefensiveCircle,
+    PatternKind::TwoAbreast,
+];
 
 /// A message on screen about the last action.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -242,15 +256,26 @@ impl Session {
         );
     }
 
-    /// Lays the selected formation out in the next pattern of the library.
+    /// Lays the selected formation out in the next pattern of the library (without pattern
+    /// files: the next built-in kind at the formation's current spacing).
     pub fn cycle_pattern(&mut self) {
-        if self.patterns.patterns.is_empty() {
-            self.say("no pattern files found (patterns/*.ron)", true);
-            return;
-        }
-        let i = self.pattern_cursor % self.patterns.patterns.len();
-        self.pattern_cursor = i + 1;
-        let (name, pattern) = self.patterns.patterns[i].clone();
+        let (name, pattern) = if self.patterns.patterns.is_empty() {
+            let spacing = self
+                .selected
+                .and_then(|f| self.runner.world().formation(f))
+                .map_or(1.5, |f| f.pattern().spacing());
+            let kind = BUILT_IN_KINDS[self.pattern_cursor % BUILT_IN_KINDS.len()].clone();
+            let name = format!("{kind:?}");
+            let pattern = Pattern {
+                kind,
+                spacing,
+                ..Pattern::default()
+            };
+            (name, pattern)
+        } else {
+            self.patterns.patterns[self.pattern_cursor % self.patterns.patterns.len()].clone()
+        };
+        self.pattern_cursor += 1;
         self.give(Order::ChangePattern(pattern), &format!("pattern {name}"));
     }
 

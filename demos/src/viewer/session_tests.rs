@@ -150,6 +150,26 @@ fn plays_and_overwatch_start_tactics() {
     let dir = platoon_dir("tactics");
     let mut s = Session::open(&dir.join("scenarios/platoon.ron")).expect("opens");
     assert!(s.playbooks.errors.is_empty(), "{:?}", s.playbooks.errors);
+    // No pattern files beside this scenario: P cycles the built-in kinds.
+    assert!(s.patterns.patterns.is_empty());
+    let platoon_kind = |s: &Session| {
+        let f = s.runner.world().formations().next().map(|(id, _)| id);
+        f.and_then(|f| s.runner.world().formation(f))
+            .map(|f| f.pattern().kind().clone())
+    };
+    let before = platoon_kind(&s);
+    s.selected = s.runner.world().formations().next().map(|(id, _)| id);
+    s.cycle_pattern();
+    s.cycle_pattern();
+    s.step_once();
+    assert_ne!(platoon_kind(&s), before);
+    assert!(
+        s.notice
+            .as_ref()
+            .is_some_and(|n| n.text.ends_with("pattern Column")),
+        "{:?}",
+        s.notice
+    );
     // Select a fire team of four and run the first play that fits it.
     let team = s
         .runner
