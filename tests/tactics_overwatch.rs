@@ -331,3 +331,16 @@ fn a_formation_without_squads_just_moves_and_bad_orders_are_refused() {
     };
     assert!(w.order(f, bad).is_err());
 }
+
+#[test]
+fn two_runs_of_the_same_advance_are_bit_identical() {
+    let run = || {
+        let (mut w, p, _, _) = platoon();
+        w.order(p, order()).unwrap();
+        for _ in 0..1500 {
+            w.step(DT);
+        }
+        w.state_hash()
+    };
+    assert_eq!(run(), run());
+}
