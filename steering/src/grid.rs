@@ -1,10 +1,11 @@
 //! Cell-space partitioning: a uniform grid over a rectangle, rebuilt each tick, answering
 //! "which items lie within `radius` of this point".
 //!
-//! The grid is rebuilt from scratch every tick with a counting sort (per-cell counts → prefix
-//! offsets → item indices sorted by cell) into buffers it keeps, so once the buffers have grown
-//! to the largest item count a rebuild allocates nothing. Item positions are copied into a
-//! contiguous array in cell order so a query walks memory linearly.
+//! The grid is rebuilt from scratch every tick with a radix sort of the items by cell (two
+//! stable counting-sort passes) into buffers it keeps, so once the buffers have grown to the
+//! largest item count a rebuild allocates nothing, and its cost is proportional to the number
+//! of items, not of cells. Item positions are copied into a contiguous array in cell order so a
+//! query walks memory linearly.
 //!
 //! Query order is deterministic: cells in row-major order (rows of increasing `y`, each row of
 //! increasing `x`), and within a cell items in ascending index order. Points outside the bounds
@@ -15,8 +16,14 @@ use glam::Vec2;
 
 use crate::error::{SteeringError, check_finite_vec, check_positive};
 
-/// Largest number of cells a [`CellGrid`] may have (4 Mi cells, 16 MiB of offsets).
+/// Largest number of cells a [`CellGrid`] may have (4 Mi cells: cell indices sort in two
+/// 11-bit radix passes).
 pub const MAX_CELLS: usize = 1 << 22;
+
+/// Bits of a cell index sorted per radix pass.
+const RADIX_BITS: u32 = 11;
+/// Buckets of one radix pass.
+const RADIX: usize = 1 << RADIX_BITS;
 
 /// Whether `position` counts as within `radius` of `center`: the one predicate every
 /// [`NeighbourSearch`] uses, so different searches agree exactly (distance `<= radius`).
@@ -54,6 +61,11 @@ pub trait NeighbourSearch {
 }
 
 /// Uniform cell-space partition over the rectangle `min..max` with square cells.
+///
+/// Storage is proportional to the number of items, not cells: items are kept sorted by cell
+/// (two stable radix passes over the cell index, so ascending index within a cell), with the
+/// start of each block of a few cells of a row; a query scans the blocks its box covers. A
+/// huge, sparsely filled map costs no more per rebuild than a small one.
 #[derive(Clone, Debug)]
 pub struct CellGrid {
     min: Vec2,
@@ -62,14 +74,27 @@ pub struct CellGrid {
     inv_cell_size: f32,
     cols: u32,
     rows: u32,
-    /// `cell_start[c]..cell_start[c + 1]` is cell `c`'s range in `items`/`sorted_positions`.
-    cell_start: Vec<u32>,
+    /// Blocks are runs of `1 << block_shift` cells of a row (the last block of a row may be
+    /// shorter); the shift is chosen at each rebuild so there are at most about 8 blocks per
+    /// item.
+    block_shift: u32,
+    /// Blocks per row.
+    blocks_per_row: u32,
+    /// `block_start[b]..block_start[b + 1]` is block `b`'s range in the sorted arrays
+    /// (blocks numbered row-major, like cells).
+    block_start: Vec<u32>,
     /// Item indices sorted by cell, ascending within a cell.
     items: Vec<u32>,
+    /// `sorted_cells[k]` is the cell of item `items[k]`.
+    sorted_cells: Vec<u32>,
     /// `sorted_positions[k]` is the position of item `items[k]`.
     sorted_positions: Vec<Vec2>,
-    /// Cell of each item, by item index (scratch for the counting sort).
+    /// Cell of each item, by item index.
     item_cell: Vec<u32>,
+    /// Items after the first radix pass.
+    partly_sorted: Vec<u32>,
+    /// Bucket counts of a radix pass.
+    buckets: Vec<u32>,
     /// Positions by item index (scratch, so iterator input is read once).
     input_positions: Vec<Vec2>,
 }
@@ -99,7 +124,6 @@ impl CellGrid {
         }
         let cols = cols_f as u32;
         let rows = rows_f as u32;
-        let cells = cols as usize * rows as usize;
         Ok(Self {
             min,
             max,
@@ -107,10 +131,15 @@ impl CellGrid {
             inv_cell_size: 1.0 / cell_size,
             cols,
             rows,
-            cell_start: vec![0; cells + 1],
+            block_shift: 0,
+            blocks_per_row: cols,
+            block_start: Vec::new(),
             items: Vec::new(),
+            sorted_cells: Vec::new(),
             sorted_positions: Vec::new(),
             item_cell: Vec::new(),
+            partly_sorted: Vec::new(),
+            buckets: vec![0; RADIX],
             input_positions: Vec::new(),
         })
     }
@@ -136,12 +165,12 @@ impl CellGrid {
     }
 
     /// Column or row of coordinate `v` on an axis starting at `lo` with `n` cells, clamped to
-    /// `0..n` (NaN goes to 0). Monotone in `v`, which makes queries exact.
+    /// `0..n` (NaN goes to 0). Monotone in `v`, which makes queries exact. (Truncation of a
+    /// value clamped to be non-negative is its floor, without a call to `floorf`.)
     #[inline]
     fn axis_cell(&self, v: f32, lo: f32, n: u32) -> u32 {
-        let c = ((v - lo) * self.inv_cell_size).floor();
-        // `as` saturates and maps NaN to 0.
-        (c.max(0.0) as u32).min(n - 1)
+        // `max` maps NaN to 0; `as` saturates.
+        (((v - lo) * self.inv_cell_size).max(0.0) as u32).min(n - 1)
     }
 
     /// Index of the cell holding `p` (row-major), clamped to the edge cells.
@@ -162,64 +191,105 @@ impl CellGrid {
         self.sort_input();
     }
 
-    /// Counting sort of `input_positions` into the cell arrays.
+    /// Sorts `input_positions` by cell: two stable counting-sort passes over 11 bits of the
+    /// cell index each (items in index order go in, so a cell's items stay ascending), then
+    /// the row starts.
     fn sort_input(&mut self) {
         let n = self.input_positions.len();
-        self.cell_start.fill(0);
         self.item_cell.clear();
-        // Pass 1: cell of each item and per-cell counts (stored one slot ahead).
         for k in 0..n {
             let p = self.input_positions.get(k).copied().unwrap_or(Vec2::NAN);
             let c = self.cell_of(p);
             self.item_cell.push(c);
-            if let Some(count) = self.cell_start.get_mut(c as usize + 1) {
+        }
+        // Pass 1: by the low bits, from index order.
+        self.partly_sorted.clear();
+        self.partly_sorted.resize(n, 0);
+        radix_pass(
+            &self.item_cell,
+            0..n as u32,
+            0,
+            &mut self.buckets,
+            &mut self.partly_sorted,
+        );
+        // Pass 2: by the high bits, from pass 1's order.
+        self.items.clear();
+        self.items.resize(n, 0);
+        let first = core::mem::take(&mut self.partly_sorted);
+        radix_pass(
+            &self.item_cell,
+            first.iter().copied(),
+            RADIX_BITS,
+            &mut self.buckets,
+            &mut self.items,
+        );
+        self.partly_sorted = first;
+        self.choose_blocks(n);
+        self.sorted_cells.clear();
+        self.sorted_positions.clear();
+        let cols = self.cols.max(1);
+        for &i in &self.items {
+            let c = self.item_cell.get(i as usize).copied().unwrap_or(0);
+            self.sorted_cells.push(c);
+            let p = self.input_positions.get(i as usize).copied();
+            self.sorted_positions.push(p.unwrap_or(Vec2::NAN));
+            let block = self.block_of(c / cols, c % cols) as usize;
+            if let Some(count) = self.block_start.get_mut(block + 1) {
                 *count += 1;
             }
         }
-        // Prefix sums: cell_start[c] = first slot of cell c.
         let mut running = 0u32;
-        for start in self.cell_start.iter_mut() {
+        for start in self.block_start.iter_mut() {
             running += *start;
             *start = running;
         }
-        // Pass 2: place items in index order (stable, so ascending within a cell). Each cell's
-        // write cursor is cell_start[c], advanced as we go; afterwards cell_start[c] has moved
-        // to the start of cell c + 1, so shift back by one slot.
-        self.items.clear();
-        self.items.resize(n, 0);
-        self.sorted_positions.clear();
-        self.sorted_positions.resize(n, Vec2::ZERO);
-        for (k, (&c, &p)) in self
-            .item_cell
-            .iter()
-            .zip(self.input_positions.iter())
-            .enumerate()
-        {
-            if let Some(cursor) = self.cell_start.get_mut(c as usize) {
-                let slot = *cursor as usize;
-                *cursor += 1;
-                if let (Some(item), Some(pos)) = (
-                    self.items.get_mut(slot),
-                    self.sorted_positions.get_mut(slot),
-                ) {
-                    *item = k as u32;
-                    *pos = p;
-                }
-            }
-        }
-        self.cell_start.rotate_right(1);
-        if let Some(first) = self.cell_start.first_mut() {
-            *first = 0;
+    }
+
+    /// Sizes the blocks for `n` items: the narrowest power-of-two width (at most 64 cells)
+    /// giving no more than `8 n` blocks, so a rebuild costs O(items), not O(cells). Clears
+    /// the block starts (allocating only when there are more blocks than ever before).
+    fn choose_blocks(&mut self, n: usize) {
+        let cells = self.cols as usize * self.rows as usize;
+        let wanted = cells.div_ceil(8 * n.max(1)).max(1);
+        self.block_shift = wanted.next_power_of_two().trailing_zeros().min(6);
+        self.blocks_per_row = self.cols.div_ceil(1 << self.block_shift);
+        let blocks = self.blocks_per_row as usize * self.rows as usize;
+        self.block_start.clear();
+        self.block_start.resize(blocks + 1, 0);
+    }
+
+    /// The block of the cell in column `x` of row `row`.
+    #[inline]
+    fn block_of(&self, row: u32, x: u32) -> u32 {
+        row * self.blocks_per_row + (x >> self.block_shift)
+    }
+
+    /// The range in the sorted arrays of the blocks holding cells `x0..=x1` of row `row`: all
+    /// their items, in cell order (a superset of those cells' items).
+    #[inline]
+    fn block_span(&self, row: u32, x0: u32, x1: u32) -> core::ops::Range<usize> {
+        let (b0, b1) = (self.block_of(row, x0), self.block_of(row, x1));
+        match (
+            self.block_start.get(b0 as usize),
+            self.block_start.get(b1 as usize + 1),
+        ) {
+            (Some(&a), Some(&b)) => a as usize..b as usize,
+            _ => 0..0,
         }
     }
 
     /// Indices and positions of the items in cell `cell` (empty for an unknown cell).
     pub fn cell_items(&self, cell: u32) -> (&[u32], &[Vec2]) {
-        let c = cell as usize;
-        let (Some(&lo), Some(&hi)) = (self.cell_start.get(c), self.cell_start.get(c + 1)) else {
+        let cols = self.cols.max(1);
+        let (row, x) = (cell / cols, cell % cols);
+        if row >= self.rows {
             return (&[], &[]);
-        };
-        let range = lo as usize..hi as usize;
+        }
+        let span = self.block_span(row, x, x);
+        let cells = self.sorted_cells.get(span.clone()).unwrap_or(&[]);
+        let lo = span.start + cells.partition_point(|&c| c < cell);
+        let hi = span.start + cells.partition_point(|&c| c <= cell);
+        let range = lo..hi;
         (
             self.items.get(range.clone()).unwrap_or(&[]),
             self.sorted_positions.get(range).unwrap_or(&[]),
@@ -232,6 +302,41 @@ impl CellGrid {
     }
 }
 
+/// One stable counting-sort pass: the items of `order`, bucketed by bits
+/// `shift..shift + RADIX_BITS` of their cell, written to `out` (as long as `order`).
+fn radix_pass(
+    cells: &[u32],
+    order: impl Iterator<Item = u32> + Clone,
+    shift: u32,
+    buckets: &mut [u32],
+    out: &mut [u32],
+) {
+    let digit = |i: u32| {
+        let c = cells.get(i as usize).copied().unwrap_or(0);
+        ((c >> shift) as usize) & (RADIX - 1)
+    };
+    buckets.fill(0);
+    for i in order.clone() {
+        if let Some(b) = buckets.get_mut(digit(i)) {
+            *b += 1;
+        }
+    }
+    let mut running = 0u32;
+    for b in buckets.iter_mut() {
+        let count = *b;
+        *b = running;
+        running += count;
+    }
+    for i in order {
+        if let Some(cursor) = buckets.get_mut(digit(i)) {
+            if let Some(slot) = out.get_mut(*cursor as usize) {
+                *slot = i;
+            }
+            *cursor += 1;
+        }
+    }
+}
+
 impl NeighbourSearch for CellGrid {
     fn rebuild(&mut self, positions: &[Vec2]) {
         let take = positions.len().min(u32::MAX as usize);
@@ -241,6 +346,7 @@ impl NeighbourSearch for CellGrid {
         self.sort_input();
     }
 
+    #[inline]
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
         if radius.is_nan() || radius < 0.0 || self.items.is_empty() {
             return;
@@ -252,17 +358,13 @@ impl NeighbourSearch for CellGrid {
         let y0 = self.axis_cell(center.y - radius, self.min.y, self.rows);
         let y1 = self.axis_cell(center.y + radius, self.min.y, self.rows);
         for cy in y0..=y1 {
-            let row = cy as usize * self.cols as usize;
-            // Cells x0..=x1 of a row are contiguous in the sorted arrays.
-            let lo = self.cell_start.get(row + x0 as usize).copied().unwrap_or(0) as usize;
-            let hi = self
-                .cell_start
-                .get(row + x1 as usize + 1)
-                .copied()
-                .unwrap_or(0) as usize;
-            let (Some(items), Some(positions)) =
-                (self.items.get(lo..hi), self.sorted_positions.get(lo..hi))
-            else {
+            // The blocks holding cells x0..=x1 of a row are contiguous in the sorted arrays;
+            // their items outside x0..=x1 are farther than `radius` and fail the test below.
+            let range = self.block_span(cy, x0, x1);
+            let (Some(items), Some(positions)) = (
+                self.items.get(range.clone()),
+                self.sorted_positions.get(range),
+            ) else {
                 continue;
             };
             for (&i, &p) in items.iter().zip(positions) {
@@ -416,7 +518,8 @@ mod tests {
                 g.sorted_positions.capacity(),
                 g.item_cell.capacity(),
                 g.input_positions.capacity(),
-                g.cell_start.capacity(),
+                g.sorted_cells.capacity(),
+                g.partly_sorted.capacity(),
                 g.items.as_ptr(),
                 g.sorted_positions.as_ptr(),
             )

@@ -28,6 +28,19 @@ pub fn split_direction(i: u32, j: u32) -> Vec2 {
     Vec2::new(x, y).normalize_or(Vec2::X) * sign
 }
 
+/// Margin, as a fraction of the largest radius, by which candidate pairs of
+/// [`PenetrationSolver::resolve`] may be apart.
+pub const CANDIDATE_MARGIN: f32 = 0.3;
+
+/// Whether circle `k` has moved more than `sqrt(limit_sq)` from its anchor.
+#[inline]
+fn drifted(positions: &[Vec2], anchors: &[Vec2], k: u32, limit_sq: f32) -> bool {
+    match (positions.get(k as usize), anchors.get(k as usize)) {
+        (Some(&p), Some(&a)) => !((p - a).length_squared() <= limit_sq),
+        _ => false,
+    }
+}
+
 /// Centres closer than this fraction of the sum of radii count as coincident.
 const COINCIDENT_FRACTION: f32 = 1e-6;
 
@@ -50,7 +63,12 @@ pub struct ResolveStats {
 #[derive(Clone, Debug)]
 pub struct PenetrationSolver {
     grid: CellGrid,
+    /// Pairs close enough to overlap before the candidates are refreshed.
+    candidates: Vec<(u32, u32)>,
+    /// Pairs overlapping in the current iteration.
     pairs: Vec<(u32, u32)>,
+    /// Positions when the candidates were collected.
+    anchors: Vec<Vec2>,
     positions: Vec<Vec2>,
     radii: Vec<f32>,
 }
@@ -62,7 +80,9 @@ impl PenetrationSolver {
     pub fn new(min: Vec2, max: Vec2, cell_size: f32) -> Result<Self, SteeringError> {
         Ok(Self {
             grid: CellGrid::new(min, max, cell_size)?,
+            candidates: Vec::new(),
             pairs: Vec::new(),
+            anchors: Vec::new(),
             positions: Vec::new(),
             radii: Vec::new(),
         })
@@ -71,12 +91,17 @@ impl PenetrationSolver {
     /// Moves overlapping circles apart: circle `i` has centre `positions[i]` and radius
     /// `radii[i]` (only the first `min(len)` of each are used).
     ///
-    /// Each iteration rebuilds the grid, collects every overlapping pair `(i, j)`, `i < j`
-    /// (ordered by `i`, then by grid order), then for each pair in turn re-measures it with the
-    /// current positions and, if still overlapping, moves both apart along the line of centres
-    /// by half the overlap. Coincident centres split along [`split_direction`]. Stops after
-    /// `iterations` iterations or when one finds no overlap. Negative or NaN radii count as 0;
-    /// circles with non-finite centres are ignored.
+    /// Each iteration collects every overlapping pair `(i, j)`, `i < j` (ordered by `i`, then
+    /// by grid order), then for each pair in turn re-measures it with the current positions
+    /// and, if still overlapping, moves both apart along the line of centres by half the
+    /// overlap. Coincident centres split along [`split_direction`]. Stops after `iterations`
+    /// iterations or when one finds no overlap. Negative or NaN radii count as 0; circles with
+    /// non-finite centres are ignored.
+    ///
+    /// Candidate pairs (closer than the sum of radii plus a margin of
+    /// [`CANDIDATE_MARGIN`] × the largest radius) come from the grid once, and again only
+    /// after some circle has moved more than half the margin since: no overlapping pair is
+    /// missed, and most ticks query the grid once rather than once per iteration.
     pub fn resolve(
         &mut self,
         positions: &mut [Vec2],
@@ -88,9 +113,28 @@ impl PenetrationSolver {
             return ResolveStats::default();
         };
         let mut stats = ResolveStats::default();
+        if iterations == 0 {
+            return stats;
+        }
+        let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));
+        let margin = max_radius * CANDIDATE_MARGIN;
+        let drift_sq = (margin * 0.5) * (margin * 0.5);
+        let mut stale = true;
         for _ in 0..iterations {
-            self.grid.rebuild(positions);
-            self.collect_pairs(positions, radii);
+            if stale {
+                self.grid.rebuild(positions);
+                self.collect_candidates(positions, radii, margin);
+                self.anchors.clear();
+                self.anchors.extend_from_slice(positions);
+                stale = false;
+            }
+            // The pairs overlapping now, in candidate order.
+            self.pairs.clear();
+            for &(i, j) in &self.candidates {
+                if contact(positions, radii, i, j).is_some() {
+                    self.pairs.push((i, j));
+                }
+            }
             if self.pairs.is_empty() {
                 break;
             }
@@ -100,6 +144,10 @@ impl PenetrationSolver {
             for &(i, j) in &self.pairs {
                 let depth = separate_pair(positions, radii, i, j);
                 stats.last_max_overlap = stats.last_max_overlap.max(depth);
+                if depth > 0.0 {
+                    stale |= drifted(positions, &self.anchors, i, drift_sq)
+                        || drifted(positions, &self.anchors, j, drift_sq);
+                }
             }
         }
         stats
@@ -128,30 +176,31 @@ impl PenetrationSolver {
             return 0.0;
         };
         self.grid.rebuild(positions);
-        self.collect_pairs(positions, radii);
-        self.pairs
+        self.collect_candidates(positions, radii, 0.0);
+        self.candidates
             .iter()
             .filter_map(|&(i, j)| contact(positions, radii, i, j))
             .map(|(_, depth)| depth)
             .fold(0.0, f32::max)
     }
 
-    /// Fills `pairs` with every overlapping pair `i < j`, in deterministic order.
-    fn collect_pairs(&mut self, positions: &[Vec2], radii: &[f32]) {
-        self.pairs.clear();
+    /// Fills `candidates` with every pair `i < j` closer than the sum of their radii plus
+    /// `margin`, in deterministic order (by `i`, then grid order), from the grid as rebuilt.
+    fn collect_candidates(&mut self, positions: &[Vec2], radii: &[f32], margin: f32) {
+        self.candidates.clear();
         let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));
         let grid = &self.grid;
-        let pairs = &mut self.pairs;
+        let pairs = &mut self.candidates;
         for (i, (&p, &r)) in positions.iter().zip(radii).enumerate() {
             let r = sane_radius(r);
             if !p.is_finite() {
                 continue;
             }
             let i = i as u32;
-            grid.for_each_in_radius(p, r + max_radius, |j, q| {
+            grid.for_each_in_radius(p, r + max_radius + margin, |j, q| {
                 if j > i {
                     let rj = radii.get(j as usize).copied().map_or(0.0, sane_radius);
-                    let sum = r + rj;
+                    let sum = r + rj + margin;
                     if (q - p).length_squared() < sum * sum {
                         pairs.push((i, j));
                     }

@@ -8,9 +8,10 @@ use cohort_steering::combine::ForceAccumulator;
 use cohort_steering::grid::{BruteForceSearch, CellGrid, NeighbourSearch};
 use cohort_steering::locomotion::integrate;
 use cohort_steering::penetration::{PenetrationSolver, constrain_to_static};
-use cohort_steering::{Body, Vec2, locomotion::turn_towards};
+use cohort_steering::{Body, CircleObstacle, Vec2, Wall, locomotion::turn_towards};
+use slotmap::SlotMap;
 
-use super::{Scratch, Terrain, Unit, World};
+use super::{Scratch, Terrain, Unit, World, WorldSettings};
 use crate::ids::UnitId;
 
 /// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
@@ -56,56 +57,27 @@ impl World {
         };
         let walls_params = WallAvoidanceParams::default();
         let obstacle_params = ObstacleAvoidanceParams::default();
-        let mut brute = BruteForceSearch::new();
-        let search: &dyn SearchFn = match grid.as_mut() {
+        let ctx = SteerContext {
+            terrain,
+            units,
+            ids,
+            bodies,
+            settings,
+            max_radius,
+            arrive: &arrive,
+            walls: &walls_params,
+            obstacles: &obstacle_params,
+        };
+        match grid.as_mut() {
             Some(g) if !settings.brute_force_neighbours => {
                 g.rebuild(positions);
-                g
+                ctx.steer_all(&*g, forces, near_obstacles, near_walls);
             }
             _ => {
+                let mut brute = BruteForceSearch::new();
                 brute.rebuild(positions);
-                &brute
+                ctx.steer_all(&brute, forces, near_obstacles, near_walls);
             }
-        };
-        for i in 0..n {
-            let body = bodies[i];
-            let Some(unit) = units.get(ids[i]) else {
-                continue;
-            };
-            let mut acc = ForceAccumulator::new(body.max_force);
-            // 1. walls, 2. obstacles: near geometry from the map's broad phase.
-            let look = body.radius + body.speed() * LOOK_AHEAD_TIME + 1.0;
-            terrain.geometry_near(body.position, look, near_obstacles, near_walls);
-            if !near_walls.is_empty() {
-                let f = wall_avoidance(&body, near_walls, &walls_params);
-                acc.add_weighted(settings.wall_weight, f);
-            }
-            if !near_obstacles.is_empty() && !acc.is_spent() {
-                let f = obstacle_avoidance(&body, near_obstacles, &obstacle_params);
-                acc.add_weighted(settings.obstacle_weight, f);
-            }
-            // 3. separation from neighbours found through the grid.
-            if !acc.is_spent() {
-                let sep = separation_force(
-                    &body,
-                    i as u32,
-                    search,
-                    bodies,
-                    max_radius,
-                    settings.separation_range,
-                );
-                acc.add_weighted(settings.separation_weight, sep);
-            }
-            // 4. arrive at the slot (or the next detour point, or stop where it is).
-            if !acc.is_spent() {
-                let f = match (unit.detour.first(), unit.slot_target) {
-                    (Some(&p), _) => arrive_moving(&body, p, Vec2::ZERO, &arrive),
-                    (None, Some(t)) => arrive_moving(&body, t.position, t.velocity, &arrive),
-                    (None, None) => arrive_moving(&body, body.position, Vec2::ZERO, &arrive),
-                };
-                acc.add(f);
-            }
-            forces[i] = acc.total();
         }
     }
 
@@ -177,48 +149,116 @@ impl World {
     }
 }
 
-/// Neighbour search the steering stage uses: the grid, or brute force for comparison.
-trait SearchFn {
-    fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2));
+/// What the steering of one unit reads, gathered once per stage.
+struct SteerContext<'a> {
+    terrain: &'a Terrain,
+    units: &'a SlotMap<UnitId, Unit>,
+    ids: &'a [UnitId],
+    bodies: &'a [Body],
+    settings: &'a WorldSettings,
+    max_radius: f32,
+    arrive: &'a ArriveParams,
+    walls: &'a WallAvoidanceParams,
+    obstacles: &'a ObstacleAvoidanceParams,
 }
 
-impl SearchFn for CellGrid {
-    fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2)) {
-        self.for_each_in_radius(center, radius, f);
+impl SteerContext<'_> {
+    /// The force of every unit, in unit-key order, into `forces` (as long as `bodies`).
+    fn steer_all<S: NeighbourSearch>(
+        &self,
+        search: &S,
+        forces: &mut [Vec2],
+        near_obstacles: &mut Vec<CircleObstacle>,
+        near_walls: &mut Vec<Wall>,
+    ) {
+        for (i, force) in forces.iter_mut().enumerate() {
+            *force = self.steer_one(i, search, near_obstacles, near_walls);
+        }
     }
-}
 
-impl SearchFn for BruteForceSearch {
-    fn each(&self, center: Vec2, radius: f32, f: &mut dyn FnMut(u32, Vec2)) {
-        self.for_each_in_radius(center, radius, f);
+    /// Walls, obstacles, separation, then arrive, combined by prioritized truncation.
+    #[inline]
+    fn steer_one<S: NeighbourSearch>(
+        &self,
+        i: usize,
+        search: &S,
+        near_obstacles: &mut Vec<CircleObstacle>,
+        near_walls: &mut Vec<Wall>,
+    ) -> Vec2 {
+        let (Some(&body), Some(unit)) = (
+            self.bodies.get(i),
+            self.ids.get(i).and_then(|&id| self.units.get(id)),
+        ) else {
+            return Vec2::ZERO;
+        };
+        let settings = self.settings;
+        let mut acc = ForceAccumulator::new(body.max_force);
+        // 1. walls, 2. obstacles: near geometry from the map's broad phase.
+        let look = body.radius + body.speed() * LOOK_AHEAD_TIME + 1.0;
+        self.terrain
+            .geometry_near(body.position, look, near_obstacles, near_walls);
+        if !near_walls.is_empty() {
+            let f = wall_avoidance(&body, near_walls, self.walls);
+            acc.add_weighted(settings.wall_weight, f);
+        }
+        if !near_obstacles.is_empty() && !acc.is_spent() {
+            let f = obstacle_avoidance(&body, near_obstacles, self.obstacles);
+            acc.add_weighted(settings.obstacle_weight, f);
+        }
+        // 3. separation from neighbours found through the grid.
+        if !acc.is_spent() {
+            let sep = separation_force(
+                &body,
+                i as u32,
+                search,
+                self.bodies,
+                self.max_radius,
+                settings.separation_range,
+            );
+            acc.add_weighted(settings.separation_weight, sep);
+        }
+        // 4. arrive at the slot (or the next detour point, or stop where it is).
+        if !acc.is_spent() {
+            let arrive = self.arrive;
+            let f = match (unit.detour.first(), unit.slot_target) {
+                (Some(&p), _) => arrive_moving(&body, p, Vec2::ZERO, arrive),
+                (None, Some(t)) => arrive_moving(&body, t.position, t.velocity, arrive),
+                (None, None) => arrive_moving(&body, body.position, Vec2::ZERO, arrive),
+            };
+            acc.add(f);
+        }
+        acc.total()
     }
 }
 
 /// Separation for formation members: away from each neighbour closer than
 /// `range × (r_i + r_j)`, growing as the gap closes, zero beyond.
-fn separation_force(
+#[inline]
+fn separation_force<S: NeighbourSearch>(
     body: &Body,
     me: u32,
-    search: &dyn SearchFn,
+    search: &S,
     bodies: &[Body],
     max_radius: f32,
     range: f32,
 ) -> Vec2 {
-    let reach = (body.radius + max_radius) * range.max(1.0);
+    let range = range.max(1.0);
+    let reach = (body.radius + max_radius) * range;
     let mut force = Vec2::ZERO;
-    search.each(body.position, reach, &mut |j, p| {
+    search.for_each_in_radius(body.position, reach, |j, p| {
         if j == me {
             return;
         }
         let Some(other) = bodies.get(j as usize) else {
             return;
         };
-        let comfort = (body.radius + other.radius) * range.max(1.0);
+        let comfort = (body.radius + other.radius) * range;
         let away = body.position - p;
-        let d = away.length();
-        if d >= comfort {
+        let d_sq = away.length_squared();
+        if d_sq >= comfort * comfort {
             return;
         }
+        let d = d_sq.sqrt();
         let dir = if d > 1e-6 {
             away / d
         } else {
@@ -235,7 +275,8 @@ fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
     s.bodies.clear();
     s.positions.clear();
     s.radii.clear();
-    for (id, u) in units.iter() {
+    // Units in the air (jumping) neither steer nor collide; `World::fly_units` moves them.
+    for (id, u) in units.iter().filter(|(_, u)| u.flight.is_none()) {
         s.ids.push(id);
         s.bodies.push(u.body);
         s.positions.push(u.body.position);

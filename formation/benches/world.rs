@@ -1,0 +1,43 @@
+//! World stepping timings: one tick of the standard army ([`cohort_formation::army`]: squads
+//! of 8 to 16 in platoons marching over a 1 km map with obstacles) at 1,000, 10,000 and
+//! 100,000 units, all layers (orders, formations, steering, locomotion, constraints). The
+//! army is warmed up for 20 ticks first; each sample steps on from where the last stopped.
+//!
+//! `cargo bench -p cohort-formation --bench world` (budget: 10,000 units ≤ 2 ms a tick;
+//! 100,000 units ≤ 12× the 10,000 figure; see docs/performance.md).
+#![allow(missing_docs)]
+
+use cohort_formation::WorldSettings;
+use cohort_formation::army::{ArmySpec, build_army};
+use cohort_formation::world::MAX_STEP;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::time::Duration;
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("world_step");
+    for units in [1_000usize, 10_000, 100_000] {
+        let spec = ArmySpec {
+            units,
+            ..ArmySpec::default()
+        };
+        let Ok(army) = build_army(&spec, WorldSettings::default()) else {
+            continue;
+        };
+        let mut world = army.world;
+        for _ in 0..20 {
+            world.step(MAX_STEP);
+        }
+        group.throughput(Throughput::Elements(units as u64));
+        if units >= 100_000 {
+            group.sample_size(10);
+            group.measurement_time(Duration::from_secs(20));
+        }
+        group.bench_with_input(BenchmarkId::from_parameter(units), &units, |b, _| {
+            b.iter(|| world.step(MAX_STEP));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
