@@ -130,7 +130,7 @@ pub fn draw_panel(session: &Session, width: f32, height: f32) {
         let b = &seen.body;
         p.line(
             &format!(
-                "picked unit at ({:.1}, {:.1}), speed {:.2}",
+                "picked ({:.1}, {:.1}), speed {:.2}",
                 b.position.x,
                 b.position.y,
                 b.velocity.length()
