@@ -63,6 +63,21 @@ pub enum Order {
         #[serde(default)]
         settings: OverwatchSettings,
     },
+    /// Form up along a line the player drew: members stand at equal spacing along the
+    /// polyline `points` (further ranks behind when it is too short), the formation facing
+    /// the drag direction turned a quarter left (or `facing`), each member matched to a point
+    /// at minimum total travel (see [`crate::pattern::polyline_layout`]).
+    FormAlong {
+        /// The drawn line, first point to last (at least one point).
+        points: Vec<Vec2>,
+        /// Facing of the formation and every slot; `None`: the drag direction turned left.
+        #[serde(default)]
+        facing: Option<Vec2>,
+        /// `false` (the default): every member walks straight to its point at its own speed.
+        /// `true`: the formation marches there as one in the new arrangement.
+        #[serde(default)]
+        at_slowest: bool,
+    },
 }
 
 fn yes() -> bool {

@@ -241,6 +241,14 @@ impl World {
                 why: e.to_string(),
             })?;
         }
+        if let Order::FormAlong {
+            points,
+            facing,
+            at_slowest,
+        } = &order
+        {
+            self.form_along_move(formation, points, *facing, *at_slowest)?;
+        }
         if let Order::Face(f) = &order {
             if !f.is_finite() || f.length_squared() == 0.0 {
                 return Err(WorldError::Invalid {

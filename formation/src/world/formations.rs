@@ -36,6 +36,18 @@ impl World {
         let Some(order) = self.route_tactical_order(id, order) else {
             return;
         };
+        // A drawn line is a move in a pattern laid out along it (refused when given if bad).
+        let order = match order {
+            Order::FormAlong {
+                points,
+                facing,
+                at_slowest,
+            } => match self.form_along_move(id, &points, facing, at_slowest) {
+                Ok(order) => order,
+                Err(_) => return,
+            },
+            other => other,
+        };
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
@@ -85,8 +97,8 @@ impl World {
                     f.motion = Motion::Turning;
                 }
             }
-            // Started by `route_tactical_order` above; never reach here.
-            Order::RunPlay { .. } | Order::BoundingOverwatch { .. } => {}
+            // Started by `route_tactical_order` above, or turned into a move; never reach here.
+            Order::RunPlay { .. } | Order::BoundingOverwatch { .. } | Order::FormAlong { .. } => {}
             Order::Halt | Order::Cancel => {
                 let centre = self.members_centre(id);
                 if let Some(f) = self.formations.get_mut(id) {

@@ -20,6 +20,7 @@ mod anchor_motion;
 mod api;
 mod assign;
 mod detours;
+mod form_along;
 mod formations;
 mod jumps;
 mod narrows;
