@@ -33,6 +33,8 @@ pub struct ArmySpec {
     pub squads_per_platoon: usize,
     /// How far east every platoon is ordered to march, metres.
     pub march: f32,
+    /// Strew the map with trees, buildings and walls (`false`: an open field).
+    pub obstacles: bool,
 }
 
 impl Default for ArmySpec {
@@ -43,6 +45,7 @@ impl Default for ArmySpec {
             map_size: 1000.0,
             squads_per_platoon: 4,
             march: 300.0,
+            obstacles: true,
         }
     }
 }
@@ -114,7 +117,7 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
         });
     }
     let map = spec.map();
-    let mut rng = SimRng::seed_from(spec.seed ^ 0x5EED_0F_A53A);
+    let mut rng = SimRng::seed_from(spec.seed ^ 0x005E_ED0F_A53A);
     let size = map.max.x;
     let mut world = World::new(map, settings, spec.seed)?;
     // Squad sizes first, so the platoon grid can be sized.
