@@ -429,7 +429,7 @@ const RESOLVE_TICKS: u32 = 20;
 const SETTLE: u32 = 60;
 
 proptest! {
-    #![proptest_config(config(500, 0x0C0B_0417))]
+    #![proptest_config(config(400, 0x0C0B_0417))]
 
     /// Random worlds, random orders and faults: per-step invariants, then at the end nobody
     /// is inside an obstacle, overlaps are resolved, and the run is reproducible bit for bit.
