@@ -70,6 +70,9 @@ pub struct BenchReport {
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
     pub ms_per_tick: f64,
+    /// CPU time of the stepping thread per unit-tick, nanoseconds (`/proc/thread-self/schedstat`,
+    /// Linux only): unlike the wall clock, not inflated when other processes share the cores.
+    pub cpu_ns_per_unit_tick: Option<f64>,
     /// Heap high-water mark, bytes (counting allocator; building the world included).
     pub peak_bytes: u64,
     /// Heap held by the terrain alone (map, navigation graph, caches) in a world without units.
@@ -167,12 +170,17 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     // The brute-force copy is made outside the counts: it is not part of this world.
     let brute_world = (!options.skip_brute_force).then(|| world.clone());
     let mut seconds = 0.0f64;
+    let mut cpu_ns = None;
     let running = allocation_counter::measure(|| {
+        let cpu_start = thread_cpu_ns();
         let start = Instant::now();
         for _ in 0..options.ticks {
             world.step(BENCH_DT);
         }
         seconds = start.elapsed().as_secs_f64();
+        cpu_ns = thread_cpu_ns()
+            .zip(cpu_start)
+            .map(|(b, a)| b.saturating_sub(a));
     });
     drop(world);
     let warm_bytes = building.bytes_current.max(0) as u64;
@@ -196,6 +204,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         warmup_ticks: options.warmup,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
+        cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns as f64 / unit_ticks),
         peak_bytes,
         terrain_bytes,
         bytes_per_unit: warm_bytes.saturating_sub(terrain_bytes) as f64 / options.units as f64,
@@ -205,6 +214,13 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         brute_force_ticks: if brute.is_some() { bf_ticks } else { 0 },
         grid_speedup: brute.map(|b| b / ns_per_unit_tick),
     })
+}
+
+/// CPU time the calling thread has run, nanoseconds (first field of
+/// `/proc/thread-self/schedstat`), where available.
+pub fn thread_cpu_ns() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    text.split_whitespace().next()?.parse().ok()
 }
 
 /// The process's peak resident set size (`VmHWM` in `/proc/self/status`), where available.
@@ -232,6 +248,9 @@ impl fmt::Display for BenchReport {
         )?;
         writeln!(f, "  ns per unit-tick      {:>10.1}", self.ns_per_unit_tick)?;
         writeln!(f, "  ms per tick           {:>10.3}", self.ms_per_tick)?;
+        if let Some(cpu) = self.cpu_ns_per_unit_tick {
+            writeln!(f, "  CPU ns per unit-tick  {cpu:>10.1} (thread CPU time)")?;
+        }
         writeln!(
             f,
             "  peak heap             {:>10.1} MiB ({} bytes)",
