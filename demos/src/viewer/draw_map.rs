@@ -40,12 +40,27 @@ pub fn draw_map(cam: &Camera, shapes: &MapShapes) {
     }
 }
 
-/// Draws every live unit's trail in its squad colour.
+/// Most trail segments drawn per frame; longer trails are drawn through every k-th point.
+pub const MAX_TRAIL_SEGMENTS: usize = 20_000;
+
+/// Draws every live unit's trail in its squad colour (thinned to [`MAX_TRAIL_SEGMENTS`]).
 pub fn draw_trails(cam: &Camera, runner: &Runner, squads: &SquadColours) {
     let world = runner.world();
+    let total: usize = world.units().map(|(id, _)| runner.trail(id).len()).sum();
+    let stride = total.div_ceil(MAX_TRAIL_SEGMENTS).max(1);
     for (id, _) in world.units() {
         let colour = rgba(squads.unit_rgb(world, id), 0.35);
-        polyline(cam, runner.trail(id), false, 1.0, colour);
+        let trail = runner.trail(id);
+        let mut last: Option<glam::Vec2> = None;
+        for (i, &p) in trail.iter().enumerate() {
+            if i % stride != 0 && i + 1 != trail.len() {
+                continue;
+            }
+            if let Some(a) = last {
+                segment(cam, a, p, 1.0, colour);
+            }
+            last = Some(p);
+        }
     }
 }
 
