@@ -14,6 +14,10 @@ use slotmap::SlotMap;
 use super::{Scratch, Terrain, Unit, World, WorldSettings};
 use crate::ids::UnitId;
 
+/// Units per work item of the parallel steering stage (`parallel` feature).
+#[cfg(feature = "parallel")]
+const PARALLEL_CHUNK: usize = 256;
+
 /// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
 const LOOK_AHEAD_TIME: f32 = 1.0;
 
@@ -164,13 +168,35 @@ struct SteerContext<'a> {
 
 impl SteerContext<'_> {
     /// The force of every unit, in unit-key order, into `forces` (as long as `bodies`).
-    fn steer_all<S: NeighbourSearch>(
+    ///
+    /// With the `parallel` feature, when rayon's current pool has more than one thread, the
+    /// units are split into chunks steered on its threads; each force depends only on the
+    /// stage's inputs, so the result is bit-identical to the single-thread loop (which runs
+    /// in a one-thread pool, and without the feature).
+    fn steer_all<S: NeighbourSearch + Sync>(
         &self,
         search: &S,
         forces: &mut [Vec2],
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
     ) {
+        #[cfg(feature = "parallel")]
+        if rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            forces
+                .par_chunks_mut(PARALLEL_CHUNK)
+                .enumerate()
+                .for_each_init(
+                    || (Vec::new(), Vec::new()),
+                    |(obstacles, walls), (c, chunk)| {
+                        for (k, force) in chunk.iter_mut().enumerate() {
+                            let i = c * PARALLEL_CHUNK + k;
+                            *force = self.steer_one(i, search, obstacles, walls);
+                        }
+                    },
+                );
+            return;
+        }
         for (i, force) in forces.iter_mut().enumerate() {
             *force = self.steer_one(i, search, near_obstacles, near_walls);
         }
@@ -178,7 +204,7 @@ impl SteerContext<'_> {
 
     /// Walls, obstacles, separation, then arrive, combined by prioritized truncation.
     #[inline]
-    fn steer_one<S: NeighbourSearch>(
+    fn steer_one<S: NeighbourSearch + Sync>(
         &self,
         i: usize,
         search: &S,
