@@ -109,9 +109,27 @@ impl Inspector {
             (None, Some(t)) => t.position,
             (None, None) => body.position,
         };
+        // The world's avoidance looks `look` ahead; context steering as far as its config says.
         let look = body.radius + body.speed() * LOOK_AHEAD_TIME + 1.0;
-        self.gather(world, unit, &body, look);
-        let forces = forces_of(world, unit, &body, &self.obstacles, &self.walls);
+        let context_look = self
+            .steering
+            .as_ref()
+            .map_or(0.0, |s| s.config().look_distance + body.radius);
+        self.gather(world, unit, &body, look.max(context_look));
+        let p = body.position;
+        let near_obstacles: Vec<CircleObstacle> = self
+            .obstacles
+            .iter()
+            .filter(|c| (c.center - p).length() <= c.radius + look)
+            .copied()
+            .collect();
+        let near_walls: Vec<Wall> = self
+            .walls
+            .iter()
+            .filter(|w| segment_distance(p, w.from, w.to) <= look)
+            .copied()
+            .collect();
+        let forces = forces_of(world, unit, &body, &near_obstacles, &near_walls);
         let (interest, danger, decision) = match &mut self.steering {
             Some(s) => {
                 s.steer(
@@ -370,5 +388,38 @@ mod tests {
         // A dead unit cannot be inspected.
         world.kill_unit(ids[1]);
         assert!(inspector.inspect(&world, ids[1], 1.0 / 30.0).is_none());
+    }
+
+    #[test]
+    fn danger_rays_see_an_obstacle_in_the_way() {
+        let map = Map {
+            max: glam::Vec2::new(60.0, 40.0),
+            circles: vec![CircleObstacle::new(Vec2::new(13.0, 20.0), 1.0).expect("rock")],
+            ..Map::default()
+        };
+        let mut world = World::new(map, Default::default(), 1).expect("world");
+        let spec = FormationSpec {
+            pattern: Pattern::for_radius(PatternKind::Line, 0.5),
+            ..FormationSpec::default()
+        };
+        let f = world
+            .create_formation(spec, None, Vec2::new(30.0, 20.0), Vec2::X)
+            .expect("formation");
+        let b = Body::new(Vec2::new(10.0, 20.0), 0.5, 3.0, 6.0).expect("body");
+        let id = world.add_unit(b).expect("unit");
+        world.add_member(f, Member::Unit(id)).expect("member");
+        let mut inspector = Inspector::new();
+        let seen = inspector.inspect(&world, id, 1.0 / 30.0).expect("alive");
+        // The rock 3 m ahead, between the unit and its slot: the ray towards it is dangerous,
+        // the one away from it is not.
+        let toward = |d: Vec2| {
+            seen.danger
+                .iter()
+                .max_by(|a, b| a.direction.dot(d).total_cmp(&b.direction.dot(d)))
+                .map(|r| r.value)
+                .expect("rays")
+        };
+        assert!(toward(Vec2::X) > 0.3, "{:?}", seen.danger);
+        assert_eq!(toward(-Vec2::X), 0.0, "{:?}", seen.danger);
     }
 }
