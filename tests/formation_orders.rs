@@ -196,3 +196,171 @@ fn form_along_with_a_bad_line_is_refused() {
         assert!(world.order(f, order).is_err());
     }
 }
+
+/// Counts tick-pair overlaps (closer than 95 % of the radii sum) among `units`.
+fn overlaps(world: &World, units: &[UnitId]) -> usize {
+    let bodies: Vec<_> = units
+        .iter()
+        .map(|&u| world.unit(u).expect("unit").body)
+        .collect();
+    let mut n = 0;
+    for (i, a) in bodies.iter().enumerate() {
+        for b in &bodies[i + 1..] {
+            if (a.position - b.position).length() < 0.95 * (a.radius + b.radius) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// `(ticks for the mover to arrive, overlaps, worst slot error of the standing line 5 s
+/// later, drift of its anchor, farthest a line member moved from its place)` for `movers` units in a column ordered through a standing
+/// line of 11.
+fn cross_standing_line(movers: usize) -> (u32, usize, f32, f32, f32) {
+    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(80.0, 80.0));
+    let mut world = World::new(map, WorldSettings::default(), 9).expect("world");
+    let (line, line_units) = add_formation(
+        &mut world,
+        PatternKind::Line,
+        11,
+        Vec2::new(40.0, 40.0),
+        Vec2::X,
+    );
+    let (mover, mover_units) = add_formation(
+        &mut world,
+        PatternKind::Column,
+        movers,
+        Vec2::new(30.0, 40.0),
+        Vec2::X,
+    );
+    for _ in 0..150 {
+        world.step(DT);
+    }
+    let anchor_before = world.formation(line).expect("line").anchor.position;
+    let goal = Vec2::new(52.0, 40.0);
+    world.order(mover, Order::move_to(goal)).expect("order");
+    let all: Vec<UnitId> = line_units.iter().chain(&mover_units).copied().collect();
+    assert_eq!(mover_units.len(), movers);
+    let home: Vec<Vec2> = line_units
+        .iter()
+        .map(|&u| world.unit(u).expect("unit").body.position)
+        .collect();
+    let mut count = 0;
+    let mut arrived = None;
+    let mut aside: f32 = 0.0;
+    for tick in 0..30 * 60 {
+        world.step(DT);
+        count += overlaps(&world, &all);
+        for (h, &u) in home.iter().zip(&line_units) {
+            let d = (world.unit(u).expect("unit").body.position - *h).length();
+            aside = aside.max(d);
+        }
+        if arrived.is_none()
+            && world.formation(mover).expect("mover").is_holding()
+            && max_slot_error(&world, &mover_units) < RADIUS
+        {
+            arrived = Some(tick + 1);
+        }
+        if let Some(t) = arrived {
+            if tick + 1 >= t + 150 {
+                break;
+            }
+        }
+    }
+    let drift = (world.formation(line).expect("line").anchor.position - anchor_before).length();
+    (
+        arrived.unwrap_or(u32::MAX),
+        count,
+        max_slot_error(&world, &line_units),
+        drift,
+        aside,
+    )
+}
+
+/// A single unit, then a column of four, is ordered through a standing line: the members in
+/// its lane step aside, it crosses without anyone overlapping beyond the metric's threshold,
+/// and the line closes behind it, back in its slots without having drifted.
+#[test]
+fn make_way_opens_a_lane_and_closes_behind() {
+    for movers in [1, 4] {
+        let (ticks, count, worst, drift, aside) = cross_standing_line(movers);
+        // Members in the lane moved out of it: at least a unit's width.
+        assert!(
+            aside > 1.0,
+            "{movers} movers: nobody stepped aside ({aside})"
+        );
+        eprintln!(
+            "{movers} movers ({}): crossed in {:.1} s, {count} overlaps, stepped aside {aside}, line slot error {worst}, drift {drift}",
+            movers,
+            ticks as f32 * DT
+        );
+        assert!(ticks < 30 * 20, "{movers} movers did not cross: {ticks}");
+        assert_eq!(count, 0, "{movers} movers: overlaps");
+        assert!(worst < 0.3, "{movers} movers: line not closed: {worst}");
+        assert!(drift < 0.05, "{movers} movers: line drifted {drift}");
+    }
+}
+
+/// Two lines of ten (15 m wide) meet head-on on the same track: each keeps to its right,
+/// they pass, and both arrive in a bounded time (a clear run takes about 27 s; without the
+/// keep-right rule they push against each other and neither ever arrives).
+#[test]
+fn head_on_formations_pass_each_other() {
+    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(100.0, 60.0));
+    let mut world = World::new(map, WorldSettings::default(), 4).expect("world");
+    let (a, a_units) = add_formation(
+        &mut world,
+        PatternKind::Line,
+        10,
+        Vec2::new(20.0, 30.0),
+        Vec2::X,
+    );
+    let (b, b_units) = add_formation(
+        &mut world,
+        PatternKind::Line,
+        10,
+        Vec2::new(80.0, 30.0),
+        -Vec2::X,
+    );
+    for _ in 0..150 {
+        world.step(DT);
+    }
+    world
+        .order(a, Order::move_to(Vec2::new(80.0, 30.0)))
+        .expect("order");
+    world
+        .order(b, Order::move_to(Vec2::new(20.0, 30.0)))
+        .expect("order");
+    let all: Vec<UnitId> = a_units.iter().chain(&b_units).copied().collect();
+    let mut count = 0;
+    let mut done = None;
+    // How far each anchor went to its own right (a heads +x: right is -y; b the other way).
+    let (mut a_right, mut b_right) = (0.0f32, 0.0f32);
+    for tick in 0..30 * 90 {
+        world.step(DT);
+        count += overlaps(&world, &all);
+        a_right = a_right.max(30.0 - world.formation(a).expect("a").anchor.position.y);
+        b_right = b_right.max(world.formation(b).expect("b").anchor.position.y - 30.0);
+        let settled = |f: FormationId, units: &[UnitId]| {
+            world.formation(f).expect("formation").is_holding()
+                && max_slot_error(&world, units) < RADIUS
+        };
+        if settled(a, &a_units) && settled(b, &b_units) {
+            done = Some(tick + 1);
+            break;
+        }
+    }
+    let secs = done.map(|t| t as f32 * DT);
+    eprintln!(
+        "head-on: both arrived after {secs:?} s, {count} overlaps, kept right {a_right} and {b_right}"
+    );
+    let secs = secs.expect("a formation never arrived");
+    assert!(secs < 45.0, "took {secs} s");
+    assert!(a_right > 5.0 && b_right > 5.0, "{a_right} {b_right}");
+    assert_eq!(count, 0);
+    for (f, goal) in [(a, Vec2::new(80.0, 30.0)), (b, Vec2::new(20.0, 30.0))] {
+        let p = world.formation(f).expect("formation").anchor.position;
+        assert!((p - goal).length() < 0.5, "{p}");
+    }
+}

@@ -160,6 +160,18 @@ pub struct Formation {
     pub(crate) base_pattern: ValidPattern,
     pub(crate) slots: Vec<Slot>,
     pub(crate) needs_assignment: bool,
+    /// Half the depth (x) and half the width (y) of the laid-out formation, members' radii
+    /// included (updated every tick; the lane it needs to pass through others).
+    #[serde(default = "zero")]
+    pub(crate) half_extent: Vec2,
+    /// Sideways velocity the anchor adds to keep right of an oncoming formation (updated
+    /// every tick).
+    #[serde(default = "zero")]
+    pub(crate) pass_velocity: Vec2,
+}
+
+fn zero() -> Vec2 {
+    Vec2::ZERO
 }
 
 impl Formation {
@@ -194,6 +206,8 @@ impl Formation {
             pattern,
             slots: Vec::new(),
             needs_assignment: true,
+            half_extent: Vec2::ZERO,
+            pass_velocity: Vec2::ZERO,
         }
     }
 

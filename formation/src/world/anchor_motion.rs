@@ -88,6 +88,8 @@ impl World {
                     }
                 }
                 let (desired, last, dist) = path_velocity(f, cruise);
+                // Keeping right of an oncoming formation (zero otherwise).
+                let desired = truncate(desired + f.pass_velocity, cruise.max(desired.length()));
                 f.anchor.velocity += truncate(desired - f.anchor.velocity, accel * dt);
                 let mut next = f.anchor.position + f.anchor.velocity * dt;
                 if f.settings.anchor_mode == AnchorMode::PseudoCharacter {

@@ -189,6 +189,8 @@ impl World {
     pub fn update_formations(&mut self, dt: f32) {
         self.collect_formation_order();
         self.collect_limits();
+        self.collect_extents();
+        self.plan_passing();
         let mut order = std::mem::take(&mut self.scratch.order);
         for &id in &order {
             match self.formations.get(id) {
@@ -202,6 +204,7 @@ impl World {
         }
         order.clear();
         self.scratch.order = order;
+        self.open_lanes();
     }
 
     /// Formations in top-down order (roots in key order, then each subtree depth first).

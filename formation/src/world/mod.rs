@@ -23,6 +23,7 @@ mod detours;
 mod form_along;
 mod formations;
 mod jumps;
+mod make_way;
 mod narrows;
 mod overwatch;
 mod scratch;

@@ -1,0 +1,209 @@
+//! Formations meeting formations: making way and passing head-on.
+//!
+//! - **Make way.** A moving top-level formation (or a single unit in a formation of its own)
+//!   needs a lane as wide as itself through any other top-level formation in its way. The
+//!   members of the other formation whose slots lie in that lane, from a little behind the
+//!   mover's rear to a few metres ahead of its front, have their slot targets moved aside,
+//!   perpendicular to the mover's heading, to the nearer edge of the lane. Once the mover has
+//!   passed, their slots are the pattern's again and the formation closes behind it. Nothing
+//!   changes in the unit stage: members simply steer to the moved slots.
+//! - **No head-on deadlock.** A moving top-level formation that sees another one coming the
+//!   other way with overlapping lanes steers its anchor to its right, just enough for both to
+//!   pass (each takes half, each to its own right), and rejoins its path afterwards.
+
+use cohort_steering::{Vec2, truncate};
+
+use super::World;
+use crate::formation::{Formation, Member, Motion};
+use crate::ids::FormationId;
+
+/// How far ahead of a mover's front (metres, plus one second of travel) the lane opens.
+const LANE_AHEAD: f32 = 3.0;
+/// How far behind a mover's rear the lane stays open.
+const LANE_BEHIND: f32 = 1.0;
+/// Gap left between a mover's side and a member standing aside.
+const LANE_MARGIN: f32 = 0.3;
+/// Slowest anchor speed at which a formation counts as moving through others.
+const MOVING_SPEED: f32 = 0.2;
+/// Look-ahead (seconds of the two formations closing) within which an oncoming formation
+/// is passed.
+const PASS_HORIZON: f32 = 6.0;
+/// Lateral room (metres) left between two formations passing each other.
+const PASS_MARGIN: f32 = 1.0;
+/// Time constant (seconds) of the anchor's sidestep to its right.
+const PASS_TIME: f32 = 1.5;
+
+impl World {
+    /// Half depth and half width of every formation, radii included, bottom-up (formations
+    /// are in `scratch.order` top-down).
+    pub(super) fn collect_extents(&mut self) {
+        for i in (0..self.scratch.order.len()).rev() {
+            let id = self.scratch.order[i];
+            let Some(f) = self.formations.get(id) else {
+                continue;
+            };
+            let mut ext = Vec2::ZERO;
+            for (m, slot) in f.members.iter().zip(&f.slots) {
+                let reach = match *m {
+                    Member::Unit(u) => self.units.get(u).map_or(0.0, |u| u.body.radius),
+                    Member::Formation(c) => self
+                        .formations
+                        .get(c)
+                        .map_or(0.0, |c| c.half_extent.max_element()),
+                };
+                ext = ext.max(slot.offset.abs() + Vec2::splat(reach));
+            }
+            if let Some(f) = self.formations.get_mut(id) {
+                f.half_extent = ext;
+            }
+        }
+    }
+
+    /// Sets each moving top-level formation's sideways velocity for passing an oncoming one.
+    pub(super) fn plan_passing(&mut self) {
+        for i in 0..self.scratch.order.len() {
+            let id = self.scratch.order[i];
+            let Some(a) = self.formations.get(id) else {
+                continue;
+            };
+            let v = passing_velocity(id, a, &self.formations);
+            if let Some(f) = self.formations.get_mut(id) {
+                f.pass_velocity = v;
+            }
+        }
+    }
+
+    /// Moves the slot targets of members standing in a moving formation's lane aside.
+    pub(super) fn open_lanes(&mut self) {
+        let Self {
+            units,
+            formations,
+            scratch,
+            ..
+        } = self;
+        for (a_id, a) in formations.iter() {
+            let Some(lane) = Lane::of(a) else {
+                continue;
+            };
+            for (b_id, b) in formations.iter() {
+                if b_id == a_id || b.parent.is_some() {
+                    continue;
+                }
+                let reach = b.half_extent.length() + a.half_extent.length() + lane.ahead;
+                if (b.anchor.position - a.anchor.position).length_squared() > reach * reach {
+                    continue;
+                }
+                // Every unit of b's subtree.
+                let stack = &mut scratch.stack;
+                stack.clear();
+                stack.push(b_id);
+                while let Some(top) = stack.pop() {
+                    let Some(f) = formations.get(top) else {
+                        continue;
+                    };
+                    for m in &f.members {
+                        match *m {
+                            Member::Formation(c) => stack.push(c),
+                            Member::Unit(u) => {
+                                if let Some(unit) = units.get_mut(u) {
+                                    if let Some(t) = unit.slot_target.as_mut() {
+                                        t.position = lane.aside(t.position, unit.body.radius);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The lane a moving top-level formation needs, in its heading's frame.
+struct Lane {
+    origin: Vec2,
+    forward: Vec2,
+    left: Vec2,
+    half_width: f32,
+    behind: f32,
+    ahead: f32,
+}
+
+impl Lane {
+    fn of(f: &Formation) -> Option<Self> {
+        if f.parent.is_some() || f.motion != Motion::Moving {
+            return None;
+        }
+        let speed = f.anchor.velocity.length();
+        if !(speed > MOVING_SPEED) {
+            return None;
+        }
+        let forward = f.anchor.velocity / speed;
+        // The pattern's extents are in the anchor's frame; the heading may differ a little.
+        Some(Self {
+            origin: f.anchor.position,
+            forward,
+            left: forward.perp(),
+            half_width: f.half_extent.y,
+            behind: f.half_extent.x + LANE_BEHIND,
+            ahead: f.half_extent.x + LANE_AHEAD + speed,
+        })
+    }
+
+    /// `p` moved sideways to the nearer edge of the lane if a body of `radius` there would
+    /// stand in it; `p` itself otherwise.
+    fn aside(&self, p: Vec2, radius: f32) -> Vec2 {
+        let rel = p - self.origin;
+        let along = rel.dot(self.forward);
+        if along < -self.behind || along > self.ahead {
+            return p;
+        }
+        let lat = rel.dot(self.left);
+        let need = self.half_width + radius + LANE_MARGIN;
+        if lat.abs() >= need {
+            return p;
+        }
+        let side = if lat < 0.0 { -1.0 } else { 1.0 };
+        p + self.left * (side * need - lat)
+    }
+}
+
+/// The sideways velocity with which top-level formation `a` keeps right of oncoming ones.
+fn passing_velocity(
+    a_id: FormationId,
+    a: &Formation,
+    formations: &slotmap::SlotMap<FormationId, Formation>,
+) -> Vec2 {
+    let Some(lane) = Lane::of(a) else {
+        return Vec2::ZERO;
+    };
+    let mut shift: f32 = 0.0;
+    for (b_id, b) in formations.iter() {
+        if b_id == a_id {
+            continue;
+        }
+        let Some(other) = Lane::of(b) else {
+            continue;
+        };
+        if lane.forward.dot(other.forward) > -0.5 {
+            continue;
+        }
+        let rel = b.anchor.position - a.anchor.position;
+        let along = rel.dot(lane.forward);
+        let closing = (a.anchor.velocity - b.anchor.velocity).dot(lane.forward);
+        let horizon = closing.max(0.0) * PASS_HORIZON + lane.behind + other.behind;
+        if along <= 0.0 || along > horizon {
+            continue;
+        }
+        // b's offset to a's left; both keep right, so each needs half the missing room.
+        let lat = rel.dot(lane.left);
+        let need = lane.half_width + other.half_width + PASS_MARGIN;
+        if lat < need {
+            shift = shift.max(0.5 * (need - lat));
+        }
+    }
+    if shift <= 0.0 {
+        return Vec2::ZERO;
+    }
+    truncate(-lane.left * (shift / PASS_TIME), 0.5 * a.slowest_speed)
+}
