@@ -61,16 +61,30 @@ impl World {
 
     /// Sets each moving top-level formation's sideways velocity for passing an oncoming one.
     pub(super) fn plan_passing(&mut self) {
-        for i in 0..self.scratch.order.len() {
-            let id = self.scratch.order[i];
-            let Some(a) = self.formations.get(id) else {
+        let Self {
+            formations,
+            scratch,
+            ..
+        } = self;
+        // The top-level formations (the stack is free until the formation loop).
+        let roots = &mut scratch.stack;
+        roots.clear();
+        roots.extend(
+            formations
+                .iter()
+                .filter(|(_, f)| f.parent.is_none())
+                .map(|(id, _)| id),
+        );
+        for &id in roots.iter() {
+            let Some(a) = formations.get(id) else {
                 continue;
             };
-            let v = passing_velocity(id, a, &self.formations);
-            if let Some(f) = self.formations.get_mut(id) {
+            let v = passing_velocity(id, a, roots, formations);
+            if let Some(f) = formations.get_mut(id) {
                 f.pass_velocity = v;
             }
         }
+        roots.clear();
     }
 
     /// Moves the slot targets of members standing in a moving formation's lane aside.
@@ -81,16 +95,24 @@ impl World {
             scratch,
             ..
         } = self;
-        for (a_id, a) in formations.iter() {
-            let Some(lane) = Lane::of(a) else {
+        // The top-level formations (the order list is free after the formation loop).
+        let roots = &mut scratch.order;
+        roots.clear();
+        roots.extend(
+            formations
+                .iter()
+                .filter(|(_, f)| f.parent.is_none())
+                .map(|(id, _)| id),
+        );
+        for &a_id in roots.iter() {
+            let Some(lane) = formations.get(a_id).and_then(Lane::of) else {
                 continue;
             };
-            for (b_id, b) in formations.iter() {
-                if b_id == a_id || b.parent.is_some() {
+            for &b_id in roots.iter() {
+                let Some(b) = formations.get(b_id) else {
                     continue;
-                }
-                let reach = b.half_extent.length() + a.half_extent.length() + lane.ahead;
-                if (b.anchor.position - a.anchor.position).length_squared() > reach * reach {
+                };
+                if b_id == a_id || !lane.reaches(b) {
                     continue;
                 }
                 // Every unit of b's subtree.
@@ -116,6 +138,7 @@ impl World {
                 }
             }
         }
+        roots.clear();
     }
 }
 
@@ -127,6 +150,7 @@ struct Lane {
     half_width: f32,
     behind: f32,
     ahead: f32,
+    speed: f32,
 }
 
 impl Lane {
@@ -147,7 +171,23 @@ impl Lane {
             half_width: f.half_extent.y,
             behind: f.half_extent.x + LANE_BEHIND,
             ahead: f.half_extent.x + LANE_AHEAD + speed,
+            speed,
         })
+    }
+
+    /// Whether formation `b` is in the lane's way: its bounding circle overlaps the lane,
+    /// and it is not going the same way at a similar speed (following is not passing).
+    fn reaches(&self, b: &Formation) -> bool {
+        let r = b.half_extent.length() + LANE_MARGIN;
+        let rel = b.anchor.position - self.origin;
+        let along = rel.dot(self.forward);
+        if along < -self.behind - r || along > self.ahead + r {
+            return false;
+        }
+        if rel.dot(self.left).abs() > self.half_width + r {
+            return false;
+        }
+        b.motion != Motion::Moving || b.anchor.velocity.dot(self.forward) < 0.5 * self.speed
     }
 
     /// `p` moved sideways to the nearer edge of the lane if a body of `radius` there would
@@ -172,14 +212,22 @@ impl Lane {
 fn passing_velocity(
     a_id: FormationId,
     a: &Formation,
+    roots: &[FormationId],
     formations: &slotmap::SlotMap<FormationId, Formation>,
 ) -> Vec2 {
     let Some(lane) = Lane::of(a) else {
         return Vec2::ZERO;
     };
     let mut shift: f32 = 0.0;
-    for (b_id, b) in formations.iter() {
-        if b_id == a_id {
+    for &b_id in roots {
+        let Some(b) = formations.get(b_id) else {
+            continue;
+        };
+        if b_id == a_id || b.motion != Motion::Moving {
+            continue;
+        }
+        let rel = b.anchor.position - a.anchor.position;
+        if rel.dot(lane.forward) <= 0.0 || b.anchor.velocity.dot(lane.forward) >= 0.0 {
             continue;
         }
         let Some(other) = Lane::of(b) else {
@@ -188,7 +236,6 @@ fn passing_velocity(
         if lane.forward.dot(other.forward) > -0.5 {
             continue;
         }
-        let rel = b.anchor.position - a.anchor.position;
         let along = rel.dot(lane.forward);
         let closing = (a.anchor.velocity - b.anchor.velocity).dot(lane.forward);
         let horizon = closing.max(0.0) * PASS_HORIZON + lane.behind + other.behind;
