@@ -20,10 +20,9 @@ use crate::error::{SteeringError, check_finite_vec, check_positive};
 /// 11-bit radix passes).
 pub const MAX_CELLS: usize = 1 << 22;
 
-/// Bits of a cell index sorted per radix pass.
-const RADIX_BITS: u32 = 11;
-/// Buckets of one radix pass.
-const RADIX: usize = 1 << RADIX_BITS;
+mod radix;
+
+use radix::{RADIX, RADIX_BITS, radix_pass};
 
 /// Whether `position` counts as within `radius` of `center`: the one predicate every
 /// [`NeighbourSearch`] uses, so different searches agree exactly (distance `<= radius`).
@@ -299,41 +298,6 @@ impl CellGrid {
     /// Position of item `index` as given to the last rebuild.
     pub fn position(&self, index: u32) -> Option<Vec2> {
         self.input_positions.get(index as usize).copied()
-    }
-}
-
-/// One stable counting-sort pass: the items of `order`, bucketed by bits
-/// `shift..shift + RADIX_BITS` of their cell, written to `out` (as long as `order`).
-fn radix_pass(
-    cells: &[u32],
-    order: impl Iterator<Item = u32> + Clone,
-    shift: u32,
-    buckets: &mut [u32],
-    out: &mut [u32],
-) {
-    let digit = |i: u32| {
-        let c = cells.get(i as usize).copied().unwrap_or(0);
-        ((c >> shift) as usize) & (RADIX - 1)
-    };
-    buckets.fill(0);
-    for i in order.clone() {
-        if let Some(b) = buckets.get_mut(digit(i)) {
-            *b += 1;
-        }
-    }
-    let mut running = 0u32;
-    for b in buckets.iter_mut() {
-        let count = *b;
-        *b = running;
-        running += count;
-    }
-    for i in order {
-        if let Some(cursor) = buckets.get_mut(digit(i)) {
-            if let Some(slot) = out.get_mut(*cursor as usize) {
-                *slot = i;
-            }
-            *cursor += 1;
-        }
     }
 }
 
