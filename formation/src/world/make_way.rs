@@ -66,20 +66,27 @@ impl World {
             scratch,
             ..
         } = self;
-        // The top-level formations (the stack is free until the formation loop).
+        // The top-level formations by x (the stack is free until the formation loop).
         let roots = &mut scratch.stack;
-        roots.clear();
-        roots.extend(
-            formations
-                .iter()
-                .filter(|(_, f)| f.parent.is_none())
-                .map(|(id, _)| id),
-        );
-        for &id in roots.iter() {
+        let (max_reach, max_speed) = sorted_roots(formations, roots);
+        for k in 0..roots.len() {
+            let id = roots[k];
             let Some(a) = formations.get(id) else {
                 continue;
             };
-            let v = passing_velocity(id, a, roots, formations);
+            let v = match Lane::of(a) {
+                Some(lane) => {
+                    let r = (lane.speed + max_speed) * PASS_HORIZON
+                        + lane.behind
+                        + lane.half_width
+                        + 2.0 * max_reach
+                        + LANE_BEHIND
+                        + PASS_MARGIN;
+                    let near = x_range(roots, formations, a.anchor.position.x, r);
+                    passing_velocity(id, a, &lane, &roots[near], formations)
+                }
+                None => Vec2::ZERO,
+            };
             if let Some(f) = formations.get_mut(id) {
                 f.pass_velocity = v;
             }
@@ -95,20 +102,16 @@ impl World {
             scratch,
             ..
         } = self;
-        // The top-level formations (the order list is free after the formation loop).
+        // The top-level formations by x (the order list is free after the formation loop).
         let roots = &mut scratch.order;
-        roots.clear();
-        roots.extend(
-            formations
-                .iter()
-                .filter(|(_, f)| f.parent.is_none())
-                .map(|(id, _)| id),
-        );
+        let (max_reach, _) = sorted_roots(formations, roots);
         for &a_id in roots.iter() {
             let Some(lane) = formations.get(a_id).and_then(Lane::of) else {
                 continue;
             };
-            for &b_id in roots.iter() {
+            let r = lane.ahead.max(lane.behind) + lane.half_width + max_reach + LANE_MARGIN;
+            let near = x_range(roots, formations, lane.origin.x, r);
+            for &b_id in &roots[near] {
                 let Some(b) = formations.get(b_id) else {
                     continue;
                 };
@@ -212,12 +215,10 @@ impl Lane {
 fn passing_velocity(
     a_id: FormationId,
     a: &Formation,
+    lane: &Lane,
     roots: &[FormationId],
-    formations: &slotmap::SlotMap<FormationId, Formation>,
+    formations: &Formations,
 ) -> Vec2 {
-    let Some(lane) = Lane::of(a) else {
-        return Vec2::ZERO;
-    };
     let mut shift: f32 = 0.0;
     for &b_id in roots {
         let Some(b) = formations.get(b_id) else {
@@ -245,7 +246,7 @@ fn passing_velocity(
         // b's offset to a's left; both keep right, so each needs half the missing room.
         let lat = rel.dot(lane.left);
         let need = lane.half_width + other.half_width + PASS_MARGIN;
-        if lat < need {
+        if lat.abs() < need {
             shift = shift.max(0.5 * (need - lat));
         }
     }
@@ -253,4 +254,37 @@ fn passing_velocity(
         return Vec2::ZERO;
     }
     truncate(-lane.left * (shift / PASS_TIME), 0.5 * a.slowest_speed)
+}
+
+type Formations = slotmap::SlotMap<FormationId, Formation>;
+
+/// Fills `out` with the top-level formations sorted by anchor x (ties by key, so the order is
+/// deterministic); returns the largest half-extent length and the largest anchor speed among
+/// them.
+fn sorted_roots(formations: &Formations, out: &mut Vec<FormationId>) -> (f32, f32) {
+    out.clear();
+    let (mut reach, mut speed) = (0.0f32, 0.0f32);
+    for (id, f) in formations.iter() {
+        if f.parent.is_none() {
+            out.push(id);
+            reach = reach.max(f.half_extent.length());
+            speed = speed.max(f.anchor.velocity.length());
+        }
+    }
+    let x = |id: &FormationId| formations.get(*id).map_or(0.0, |f| f.anchor.position.x);
+    out.sort_unstable_by(|a, b| x(a).total_cmp(&x(b)).then(a.cmp(b)));
+    (reach, speed)
+}
+
+/// The index range of `sorted` (by anchor x) whose anchors lie within `r` of `x` in x.
+fn x_range(
+    sorted: &[FormationId],
+    formations: &Formations,
+    x: f32,
+    r: f32,
+) -> std::ops::Range<usize> {
+    let at = |id: &FormationId| formations.get(*id).map_or(0.0, |f| f.anchor.position.x);
+    let lo = sorted.partition_point(|id| at(id) < x - r);
+    let hi = sorted.partition_point(|id| at(id) <= x + r);
+    lo..hi.max(lo)
 }
