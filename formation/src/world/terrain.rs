@@ -215,6 +215,13 @@ struct GeometryIndex {
     starts: Vec<u32>,
     /// Item ids: circles are `0..circles.len()`, walls follow.
     items: Vec<u32>,
+    /// Per item id: the first bucket (column, row) its bounding box covers. A query emits an
+    /// item only in the first bucket of the query it shares with the item, so every item is
+    /// reported once, in the order of a row-major walk, without a search of what was found.
+    first_cell: Vec<[u32; 2]>,
+    /// One bit per bucket: whether it holds any item (units in the open skip empty buckets
+    /// without touching `starts`).
+    occupied: Vec<u64>,
 }
 
 impl GeometryIndex {
@@ -248,46 +255,80 @@ impl GeometryIndex {
             walls,
             starts: Vec::new(),
             items: Vec::new(),
+            first_cell: Vec::new(),
+            occupied: Vec::new(),
         };
         let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); (cols * rows) as usize];
-        let nc = idx.circles.len();
-        for (i, c) in idx.circles.iter().enumerate() {
-            let r = Vec2::splat(c.radius);
-            idx.for_cells(c.center - r, c.center + r, |cell| {
-                buckets[cell].push(i as u32)
-            });
+        let boxes = idx
+            .circles
+            .iter()
+            .map(|c| {
+                (
+                    c.center - Vec2::splat(c.radius),
+                    c.center + Vec2::splat(c.radius),
+                )
+            })
+            .chain(
+                idx.walls
+                    .iter()
+                    .map(|w| (w.from.min(w.to), w.from.max(w.to))),
+            );
+        let mut first_cell = Vec::with_capacity(idx.circles.len() + idx.walls.len());
+        for (i, (lo, hi)) in boxes.enumerate() {
+            let range = idx.cell_range(lo, hi);
+            first_cell.push(range.map_or([u32::MAX; 2], |[x0, _, y0, _]| [x0, y0]));
+            idx.for_cells(range, |cell| buckets[cell].push(i as u32));
         }
-        for (i, w) in idx.walls.iter().enumerate() {
-            idx.for_cells(w.from.min(w.to), w.from.max(w.to), |cell| {
-                buckets[cell].push((nc + i) as u32)
-            });
-        }
-        for b in &buckets {
+        idx.first_cell = first_cell;
+        idx.occupied = vec![0; buckets.len().div_ceil(64)];
+        for (cell, b) in buckets.iter().enumerate() {
             idx.starts.push(idx.items.len() as u32);
             idx.items.extend_from_slice(b);
+            if !b.is_empty() {
+                idx.occupied[cell / 64] |= 1 << (cell % 64);
+            }
         }
         idx.starts.push(idx.items.len() as u32);
         idx
     }
 
-    fn for_cells(&self, lo: Vec2, hi: Vec2, mut f: impl FnMut(usize)) {
-        if self.cols == 0 || !lo.is_finite() || !hi.is_finite() {
-            return;
+    /// The buckets `[x0, x1, y0, y1]` (inclusive) a box from `lo` to `hi` covers, clamped to
+    /// the grid; `None` for a non-finite box or an empty index.
+    #[inline]
+    fn cell_range(&self, lo: Vec2, hi: Vec2) -> Option<[u32; 4]> {
+        if self.cols == 0 || self.rows == 0 || !lo.is_finite() || !hi.is_finite() {
+            return None;
         }
-        let c = |v: f32, n: u32| ((v / self.cell).floor().max(0.0) as u32).min(n - 1);
-        let (x0, x1) = (
+        // Clamped to non-negative first, so truncation is the floor.
+        let c = |v: f32, n: u32| (((v / self.cell).max(0.0)) as u32).min(n - 1);
+        Some([
             c(lo.x - self.min.x, self.cols),
             c(hi.x - self.min.x, self.cols),
-        );
-        let (y0, y1) = (
             c(lo.y - self.min.y, self.rows),
             c(hi.y - self.min.y, self.rows),
-        );
+        ])
+    }
+
+    fn for_cells(&self, range: Option<[u32; 4]>, mut f: impl FnMut(usize)) {
+        let Some([x0, x1, y0, y1]) = range else {
+            return;
+        };
         for y in y0..=y1 {
             for x in x0..=x1 {
                 f((y * self.cols + x) as usize);
             }
         }
+    }
+
+    /// Whether any bucket of row `y` from column `x0` to `x1` (inclusive) holds an item.
+    #[inline]
+    fn row_occupied(&self, y: u32, x0: u32, x1: u32) -> bool {
+        let (a, b) = ((y * self.cols + x0) as usize, (y * self.cols + x1) as usize);
+        (a..=b).any(|cell| {
+            self.occupied
+                .get(cell / 64)
+                .is_some_and(|w| w & (1 << (cell % 64)) != 0)
+        })
     }
 
     fn near(&self, p: Vec2, radius: f32, circles: &mut Vec<CircleObstacle>, walls: &mut Vec<Wall>) {
@@ -297,22 +338,39 @@ impl GeometryIndex {
             return;
         }
         let r = Vec2::splat(radius);
+        let Some([x0, x1, y0, y1]) = self.cell_range(p - r, p + r) else {
+            return;
+        };
         let nc = self.circles.len() as u32;
-        self.for_cells(p - r, p + r, |cell| {
-            let (a, b) = (self.starts[cell] as usize, self.starts[cell + 1] as usize);
-            for &id in &self.items[a..b] {
-                if id < nc {
-                    let c = self.circles[id as usize];
-                    if c.signed_distance(p) <= radius && !circles.contains(&c) {
-                        circles.push(c);
+        for y in y0..=y1 {
+            if !self.row_occupied(y, x0, x1) {
+                continue;
+            }
+            for x in x0..=x1 {
+                let cell = (y * self.cols + x) as usize;
+                let (Some(&a), Some(&b)) = (self.starts.get(cell), self.starts.get(cell + 1))
+                else {
+                    continue;
+                };
+                for &id in self.items.get(a as usize..b as usize).unwrap_or(&[]) {
+                    // Reported in the first bucket of this query that the item covers.
+                    let [fx, fy] = self.first_cell[id as usize];
+                    if fx.max(x0) != x || fy.max(y0) != y {
+                        continue;
                     }
-                } else {
-                    let w = self.walls[(id - nc) as usize];
-                    if (w.closest_point(p) - p).length() <= radius && !walls.contains(&w) {
-                        walls.push(w);
+                    if id < nc {
+                        let c = self.circles[id as usize];
+                        if c.signed_distance(p) <= radius {
+                            circles.push(c);
+                        }
+                    } else {
+                        let w = self.walls[(id - nc) as usize];
+                        if (w.closest_point(p) - p).length() <= radius {
+                            walls.push(w);
+                        }
                     }
                 }
             }
-        });
+        }
     }
 }
