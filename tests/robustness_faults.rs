@@ -147,10 +147,6 @@ fn a_squad_removed_mid_move_its_units_join_the_platoon_and_arrive() {
 /// A whole squad is wiped out mid-move: its empty formation stays in the tree; the rest of
 /// the platoon goes on and arrives.
 #[test]
-#[ignore = "routed to the formation owner: an emptied child formation has slowest_speed 0, \
-            which sets its parent's pace to 0 (collect_limits), and its anchor, crawling at \
-            0.01, still counts in the parent's member centre (member_stats); skipping children \
-            with slowest_speed <= 0 in both makes this pass"]
 fn a_squad_wiped_out_mid_move_the_rest_arrive() {
     let mut p = platoon_moving(200);
     let mut dead = Vec::new();

@@ -146,6 +146,16 @@ impl World {
         let mut avg = crate::anchor::MemberAverage::default();
         let mut lag = 0.0;
         for m in &f.members {
+            // A sub-formation with no units left (slowest speed 0) is an empty anchor: it
+            // counts neither in the centre nor in the lag.
+            if let Member::Formation(c) = *m
+                && self
+                    .formations
+                    .get(c)
+                    .is_none_or(|c| c.slowest_speed <= 0.0)
+            {
+                continue;
+            }
             if let Some((p, v)) = member_position(&self.units, &self.formations, *m) {
                 avg.add(p, v);
             }

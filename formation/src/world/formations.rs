@@ -248,7 +248,9 @@ impl World {
                         }
                     }
                     Member::Formation(c) => {
-                        if let Some(c) = self.formations.get(c) {
+                        // A sub-formation with no units left (slowest speed 0) sets no limit:
+                        // it would stop its parent for good.
+                        if let Some(c) = self.formations.get(c).filter(|c| c.slowest_speed > 0.0) {
                             speed = speed.min(c.slowest_speed);
                             accel = accel.min(c.weakest_accel);
                         }
