@@ -93,6 +93,13 @@ pub fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
         (None, None) => return Vec2::X,
     };
     let max_angle = if max_angle > 0.0 { max_angle } else { 0.0 };
+    // Cheap test first: the angle is atan(|cross| / dot) ≤ |cross| / dot when dot > 0, so a
+    // turn this small is within the limit without an atan2 (the common case: a marching
+    // unit's heading changes by a hair each tick).
+    let (dot, cross) = (from.dot(to), from.perp_dot(to));
+    if dot > 0.0 && cross.abs() <= max_angle * dot {
+        return to;
+    }
     let angle = ops::angle_between(from, to);
     if angle.abs() <= max_angle {
         return to;
