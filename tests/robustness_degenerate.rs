@@ -112,10 +112,6 @@ fn units_all_at_one_point_separate_within_a_second() {
 
 /// The clump then marches to a goal: every unit must reach its slot.
 #[test]
-#[ignore = "routed to the formation owner: 4 of 30 units of a box formed from a clump stop \
-            2-5 units from their slots for good, pressed against neighbours whose slots \
-            cross theirs; a fresh assignment (ChangePattern to the same pattern) settles all \
-            of them, the periodic stability-checked one does not"]
 fn units_all_at_one_point_then_arrive_in_formation() {
     for kind in [PatternKind::Box, PatternKind::Wedge] {
         let (mut w, f) = clump(kind.clone());

@@ -1,11 +1,12 @@
 //! Slot assignment inside the world: lay the pattern out for the members and match them to
 //! the slots (fresh, or the periodic stability-checked re-optimization).
 
-use super::World;
+use super::{Unit, World};
 use crate::assignment::{AssignmentConfig, Located, SlotAssignment};
 use crate::formation::Member;
-use crate::ids::FormationId;
+use crate::ids::{FormationId, UnitId};
 use crate::pattern::Role;
+use slotmap::SlotMap;
 
 impl World {
     /// Lays the pattern out for the current member count and assigns members to slots at
@@ -22,6 +23,10 @@ impl World {
         let Some(f) = formations.get(id) else {
             return;
         };
+        // A member stuck far from its slot (pressed against neighbours whose slots cross its
+        // own, as after a form-up from a clump) is not freed by the stability-checked
+        // re-optimization, whose hysteresis keeps the crossing assignment: solve afresh.
+        let fresh = fresh || f.members.iter().any(|m| stuck(units, *m));
         let n = f.members.len();
         // An empty formation has no slots (some layouts index `count - 1`).
         if n == 0 {
@@ -96,4 +101,22 @@ impl World {
         std::mem::swap(&mut f.slots, &mut scratch.slots);
         f.needs_assignment = false;
     }
+}
+
+/// A unit member making no progress towards a slot well away: farther than two radii (and
+/// 1 m) from it, slower than a tenth of its top speed relative to the slot, not on a detour
+/// and not in the air.
+fn stuck(units: &SlotMap<UnitId, Unit>, member: Member) -> bool {
+    let Member::Unit(u) = member else {
+        return false;
+    };
+    let Some(u) = units.get(u) else {
+        return false;
+    };
+    let Some(t) = u.slot_target else {
+        return false;
+    };
+    let far = (t.position - u.body.position).length() > (2.0 * u.body.radius).max(1.0);
+    let still = (u.body.velocity - t.velocity).length() < 0.1 * u.body.max_speed;
+    far && still && u.detour.is_empty() && u.flight.is_none()
 }
