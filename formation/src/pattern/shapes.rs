@@ -32,7 +32,7 @@ pub(super) fn emit(kind: &PatternKind, s: f32, count: usize, f: &mut impl FnMut(
         PatternKind::Line => {
             // Slot 0 is the middle of the rank; the others fill the rank from the left.
             let half = (count as f32 - 1.0) * 0.5;
-            let middle = (count - 1) / 2;
+            let middle = count.saturating_sub(1) / 2;
             for i in 0..count {
                 let rank = if i == 0 {
                     middle

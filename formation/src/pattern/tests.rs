@@ -54,6 +54,20 @@ fn every_kind_is_centred_for_1_to_100() {
     }
 }
 
+/// No members: every kind lays out no slots (a debug build used to panic on `count - 1` in
+/// the line) and measures 0 by 0, and a stale buffer is cleared.
+#[test]
+fn every_kind_lays_out_zero_members_as_no_slots() {
+    for kind in all_kinds() {
+        let p = valid(kind.clone());
+        let mut slots = vec![Slot::new(Vec2::ONE, Role::Any)];
+        p.layout(0, &mut slots);
+        assert!(slots.is_empty(), "{kind:?}: {slots:?}");
+        assert_eq!(p.width(0), 0.0, "{kind:?}");
+        assert_eq!(p.depth(0), 0.0, "{kind:?}");
+    }
+}
+
 #[test]
 fn fixed_kinds_keep_the_spacing_for_1_to_100() {
     let mut slots = Vec::new();

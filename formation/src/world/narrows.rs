@@ -48,6 +48,10 @@ impl World {
             return false;
         };
         let n = f.members.len();
+        // No members, no slots: nothing to fit.
+        if n == 0 {
+            return true;
+        }
         // The slot buffer is free between assignments (assign_slots lays out into it anew).
         let slots = &mut self.scratch.slots;
         f.base_pattern.layout(n, slots);
