@@ -18,6 +18,13 @@ pub struct Scratch {
     pub(crate) forces: Vec<Vec2>,
     pub(crate) positions: Vec<Vec2>,
     pub(crate) radii: Vec<f32>,
+    /// Per steered unit: where arrive takes it (first detour point, else the slot, else where
+    /// it stands) and at what velocity.
+    pub(crate) goals: Vec<(Vec2, Vec2)>,
+    /// Per steered unit: its slot's facing, when it has a slot.
+    pub(crate) facings: Vec<Option<Vec2>>,
+    /// Per steered unit: its heading smoother, written back with the body in stage 5.
+    pub(crate) smoothers: Vec<cohort_steering::locomotion::HeadingSmoother>,
     pub(crate) grid: Option<CellGrid>,
     pub(crate) solver: Option<PenetrationSolver>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,

@@ -9,7 +9,6 @@ use cohort_steering::grid::{BruteForceSearch, CellGrid, NeighbourSearch};
 use cohort_steering::locomotion::integrate;
 use cohort_steering::penetration::{PenetrationSolver, constrain_to_static};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall, locomotion::turn_towards};
-use slotmap::SlotMap;
 
 use super::{Scratch, Terrain, Unit, World, WorldSettings};
 use crate::ids::UnitId;
@@ -44,8 +43,8 @@ impl World {
         };
         ensure_grid(scratch, terrain, cell);
         let Scratch {
-            ids,
             bodies,
+            goals,
             forces,
             positions,
             grid,
@@ -63,8 +62,7 @@ impl World {
         let obstacle_params = ObstacleAvoidanceParams::default();
         let ctx = SteerContext {
             terrain,
-            units,
-            ids,
+            goals,
             bodies,
             settings,
             max_radius,
@@ -86,23 +84,20 @@ impl World {
     }
 
     /// Stage 4: forces become velocities and positions (max force, max speed), headings are
-    /// smoothed; a unit standing at its slot turns to the slot's facing.
+    /// smoothed; a unit standing at its slot turns to the slot's facing. Works on the dense
+    /// arrays gathered in stage 3; stage 5 writes bodies and smoothers back to the units.
     pub fn integrate_units(&mut self, dt: f32) {
-        let Self { units, scratch, .. } = self;
-        scratch.previous.clear();
-        for i in 0..scratch.ids.len() {
-            let Some(unit) = units.get_mut(scratch.ids[i]) else {
-                continue;
-            };
-            let body = &mut scratch.bodies[i];
-            scratch.previous.push(body.position);
-            integrate(body, scratch.forces[i], dt);
+        let s = &mut self.scratch;
+        s.previous.clear();
+        for (i, body) in s.bodies.iter_mut().enumerate() {
+            s.previous.push(body.position);
+            integrate(body, s.forces.get(i).copied().unwrap_or(Vec2::ZERO), dt);
             if body.speed() < 0.1 * body.max_speed {
-                if let Some(t) = unit.slot_target {
-                    body.heading = turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
+                if let Some(facing) = s.facings.get(i).copied().flatten() {
+                    body.heading = turn_towards(body.heading, facing, body.max_turn_rate * dt);
                 }
-            } else {
-                unit.smoother.update(body, dt);
+            } else if let Some(smoother) = s.smoothers.get_mut(i) {
+                smoother.update(body, dt);
             }
         }
     }
@@ -148,6 +143,9 @@ impl World {
             terrain.keep_in_bounds(body);
             if let Some(u) = units.get_mut(scratch.ids[i]) {
                 u.body = *body;
+                if let Some(&smoother) = scratch.smoothers.get(i) {
+                    u.smoother = smoother;
+                }
             }
         }
     }
@@ -156,8 +154,7 @@ impl World {
 /// What the steering of one unit reads, gathered once per stage.
 struct SteerContext<'a> {
     terrain: &'a Terrain,
-    units: &'a SlotMap<UnitId, Unit>,
-    ids: &'a [UnitId],
+    goals: &'a [(Vec2, Vec2)],
     bodies: &'a [Body],
     settings: &'a WorldSettings,
     max_radius: f32,
@@ -211,10 +208,8 @@ impl SteerContext<'_> {
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
     ) -> Vec2 {
-        let (Some(&body), Some(unit)) = (
-            self.bodies.get(i),
-            self.ids.get(i).and_then(|&id| self.units.get(id)),
-        ) else {
+        let (Some(&body), Some(&(goal, goal_velocity))) = (self.bodies.get(i), self.goals.get(i))
+        else {
             return Vec2::ZERO;
         };
         let settings = self.settings;
@@ -245,13 +240,7 @@ impl SteerContext<'_> {
         }
         // 4. arrive at the slot (or the next detour point, or stop where it is).
         if !acc.is_spent() {
-            let arrive = self.arrive;
-            let f = match (unit.detour.first(), unit.slot_target) {
-                (Some(&p), _) => arrive_moving(&body, p, Vec2::ZERO, arrive),
-                (None, Some(t)) => arrive_moving(&body, t.position, t.velocity, arrive),
-                (None, None) => arrive_moving(&body, body.position, Vec2::ZERO, arrive),
-            };
-            acc.add(f);
+            acc.add(arrive_moving(&body, goal, goal_velocity, self.arrive));
         }
         acc.total()
     }
@@ -301,12 +290,23 @@ fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
     s.bodies.clear();
     s.positions.clear();
     s.radii.clear();
+    s.goals.clear();
+    s.facings.clear();
+    s.smoothers.clear();
     // Units in the air (jumping) neither steer nor collide; `World::fly_units` moves them.
     for (id, u) in units.iter().filter(|(_, u)| u.flight.is_none()) {
         s.ids.push(id);
         s.bodies.push(u.body);
         s.positions.push(u.body.position);
         s.radii.push(u.body.radius);
+        // Arrive at the next detour point, else the slot, else stop where it is.
+        s.goals.push(match (u.detour.first(), u.slot_target) {
+            (Some(&p), _) => (p, Vec2::ZERO),
+            (None, Some(t)) => (t.position, t.velocity),
+            (None, None) => (u.body.position, Vec2::ZERO),
+        });
+        s.facings.push(u.slot_target.map(|t| t.facing));
+        s.smoothers.push(u.smoother);
     }
 }
 
