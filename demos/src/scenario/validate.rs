@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use cohort_formation::MAX_PENETRATION_ITERATIONS;
 use cohort_formation::formation::FormationSettings;
 use cohort_formation::pattern::{ValidPattern, load_pattern};
 use cohort_formation::tactics::{ValidPlaybook, load_playbook};
@@ -14,9 +15,6 @@ use super::{
     MAX_DEPTH, MAX_DT, MAX_DURATION, MAX_EVENTS, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_UNITS,
     ScenarioError,
 };
-
-/// Most non-penetration iterations per tick (the `World` refuses more, too).
-const MAX_PENETRATION_ITERATIONS: u32 = 64;
 
 struct Checker<'a> {
     origin: &'a str,

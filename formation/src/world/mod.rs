@@ -42,6 +42,7 @@ use crate::ids::{FormationId, UnitId};
 use crate::order::Order;
 use crate::pattern::Role;
 
+pub use api::MAX_PENETRATION_ITERATIONS;
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
 pub use terrain::Terrain;
