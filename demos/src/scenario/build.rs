@@ -263,6 +263,15 @@ impl Builder<'_> {
                 threat: *threat,
                 settings: *settings,
             },
+            OrderSpec::FormAlong {
+                points,
+                facing,
+                at_slowest,
+            } => Order::FormAlong {
+                points: points.clone(),
+                facing: *facing,
+                at_slowest: *at_slowest,
+            },
         })
     }
 }

@@ -236,6 +236,21 @@ pub enum OrderSpec {
         #[serde(default)]
         settings: OverwatchSettings,
     },
+    /// Lay the formation out along a drawn polyline (the formation crate's
+    /// `Order::FormAlong`): further ranks behind when the line is too short, members matched
+    /// to the points at minimum total travel.
+    FormAlong {
+        /// The drawn line, first point to last (at least one point).
+        points: Vec<Vec2>,
+        /// Facing of the formation and every slot (default: the drag direction, first point
+        /// to last, turned a quarter left).
+        #[serde(default)]
+        facing: Option<Vec2>,
+        /// `false` (the default): every member walks straight to its point at its own speed;
+        /// `true`: the formation marches there as one.
+        #[serde(default)]
+        at_slowest: bool,
+    },
 }
 
 fn yes() -> bool {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use cohort_formation::MAX_PENETRATION_ITERATIONS;
 use cohort_formation::formation::FormationSettings;
-use cohort_formation::pattern::{ValidPattern, load_pattern};
+use cohort_formation::pattern::{MAX_CUSTOM_SLOTS, ValidPattern, load_pattern, polyline_layout};
 use cohort_formation::tactics::{ValidPlaybook, load_playbook};
 use cohort_formation::world::WorldSettings;
 use glam::Vec2;
@@ -407,6 +407,26 @@ pub(super) fn check(
                         settings
                             .check()
                             .map_err(|e| c.err(format!("{of}.settings"), e))?;
+                    }
+                    OrderSpec::FormAlong { points, facing, .. } => {
+                        if let Some(f) = facing {
+                            c.direction(&format!("{of}.facing"), *f)?;
+                        }
+                        // The formation crate's own checks (points: at least one, at most
+                        // MAX_POLYLINE_POINTS, finite, within MAX_EXTENT; facing non-zero).
+                        polyline_layout(points, 1, 1.0, *facing, &mut Vec::new())
+                            .map_err(|e| c.err(format!("{of}.points"), e.to_string()))?;
+                        // The layout becomes a custom pattern with one slot per direct member.
+                        let members = u64::from(node.units) + node.children.len() as u64;
+                        if members > MAX_CUSTOM_SLOTS as u64 {
+                            return Err(c.err(
+                                of,
+                                format!(
+                                    "{members} direct members; a drawn line holds at most \
+                                     {MAX_CUSTOM_SLOTS}"
+                                ),
+                            ));
+                        }
                     }
                 }
             }
