@@ -23,6 +23,10 @@ pub struct Scratch {
     pub(crate) goals: Vec<(Vec2, Vec2)>,
     /// Per steered unit: its slot's facing, when it has a slot.
     pub(crate) facings: Vec<Option<Vec2>>,
+    /// Per steered unit: the distance around its steering position known to hold no static
+    /// geometry (the look-ahead when it found none, else negative); stage 5 skips its own
+    /// geometry query when the unit stayed well inside it.
+    pub(crate) free_reach: Vec<f32>,
     /// Per steered unit: its heading smoother, written back with the body in stage 5.
     pub(crate) smoothers: Vec<cohort_steering::locomotion::HeadingSmoother>,
     pub(crate) grid: Option<CellGrid>,

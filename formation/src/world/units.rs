@@ -20,6 +20,9 @@ const PARALLEL_CHUNK: usize = 256;
 /// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
 const LOOK_AHEAD_TIME: f32 = 1.0;
 
+/// Slack (world units) against rounding when stage 5 relies on steering's empty geometry query.
+const FREE_REACH_SLACK: f32 = 1e-3;
+
 impl World {
     /// Stage 3: every unit's behaviours are evaluated and combined into one force, in unit-key
     /// order, from positions at the start of the stage.
@@ -46,6 +49,7 @@ impl World {
             bodies,
             goals,
             forces,
+            free_reach,
             positions,
             grid,
             near_obstacles,
@@ -54,6 +58,8 @@ impl World {
         } = scratch;
         forces.clear();
         forces.resize(n, Vec2::ZERO);
+        free_reach.clear();
+        free_reach.resize(n, -1.0);
         let arrive = ArriveParams {
             tweaker: settings.arrive_time * 0.5,
             ..ArriveParams::default()
@@ -73,12 +79,12 @@ impl World {
         match grid.as_mut() {
             Some(g) if !settings.brute_force_neighbours => {
                 g.rebuild(positions);
-                ctx.steer_all(&*g, forces, near_obstacles, near_walls);
+                ctx.steer_all(&*g, forces, free_reach, near_obstacles, near_walls);
             }
             _ => {
                 let mut brute = BruteForceSearch::new();
                 brute.rebuild(positions);
-                ctx.steer_all(&brute, forces, near_obstacles, near_walls);
+                ctx.steer_all(&brute, forces, free_reach, near_obstacles, near_walls);
             }
         }
     }
@@ -127,19 +133,25 @@ impl World {
         for i in 0..n {
             let body = &mut scratch.bodies[i];
             body.position = scratch.positions[i];
-            let reach = body.radius + (body.position - scratch.previous[i]).length() + 0.5;
-            terrain.geometry_near(
-                body.position,
-                reach,
-                &mut scratch.near_obstacles,
-                &mut scratch.near_walls,
-            );
-            constrain_to_static(
-                body,
-                scratch.previous[i],
-                &scratch.near_obstacles,
-                &scratch.near_walls,
-            );
+            let moved = (body.position - scratch.previous[i]).length();
+            let reach = body.radius + moved + 0.5;
+            // The query ball lies inside the one steering found empty (centred `moved` away):
+            // nothing to constrain against, skip the query.
+            let free = scratch.free_reach.get(i).copied().unwrap_or(-1.0);
+            if !(reach + moved <= free - FREE_REACH_SLACK) {
+                terrain.geometry_near(
+                    body.position,
+                    reach,
+                    &mut scratch.near_obstacles,
+                    &mut scratch.near_walls,
+                );
+                constrain_to_static(
+                    body,
+                    scratch.previous[i],
+                    &scratch.near_obstacles,
+                    &scratch.near_walls,
+                );
+            }
             terrain.keep_in_bounds(body);
             if let Some(u) = units.get_mut(scratch.ids[i]) {
                 u.body = *body;
@@ -174,6 +186,7 @@ impl SteerContext<'_> {
         &self,
         search: &S,
         forces: &mut [Vec2],
+        free_reach: &mut [f32],
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
     ) {
@@ -182,24 +195,26 @@ impl SteerContext<'_> {
             use rayon::prelude::*;
             forces
                 .par_chunks_mut(PARALLEL_CHUNK)
+                .zip(free_reach.par_chunks_mut(PARALLEL_CHUNK))
                 .enumerate()
                 .for_each_init(
                     || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, chunk)| {
-                        for (k, force) in chunk.iter_mut().enumerate() {
+                    |(obstacles, walls), (c, (chunk, free))| {
+                        for (k, (force, free)) in chunk.iter_mut().zip(free).enumerate() {
                             let i = c * PARALLEL_CHUNK + k;
-                            *force = self.steer_one(i, search, obstacles, walls);
+                            (*force, *free) = self.steer_one(i, search, obstacles, walls);
                         }
                     },
                 );
             return;
         }
-        for (i, force) in forces.iter_mut().enumerate() {
-            *force = self.steer_one(i, search, near_obstacles, near_walls);
+        for (i, (force, free)) in forces.iter_mut().zip(free_reach).enumerate() {
+            (*force, *free) = self.steer_one(i, search, near_obstacles, near_walls);
         }
     }
 
-    /// Walls, obstacles, separation, then arrive, combined by prioritized truncation.
+    /// Walls, obstacles, separation, then arrive, combined by prioritized truncation; with
+    /// the distance around the unit known free of static geometry (negative if any is near).
     #[inline]
     fn steer_one<S: NeighbourSearch + Sync>(
         &self,
@@ -207,10 +222,10 @@ impl SteerContext<'_> {
         search: &S,
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
-    ) -> Vec2 {
+    ) -> (Vec2, f32) {
         let (Some(&body), Some(&(goal, goal_velocity))) = (self.bodies.get(i), self.goals.get(i))
         else {
-            return Vec2::ZERO;
+            return (Vec2::ZERO, -1.0);
         };
         let settings = self.settings;
         let mut acc = ForceAccumulator::new(body.max_force);
@@ -218,6 +233,11 @@ impl SteerContext<'_> {
         let look = body.radius + body.speed() * LOOK_AHEAD_TIME + 1.0;
         self.terrain
             .geometry_near(body.position, look, near_obstacles, near_walls);
+        let free = if near_walls.is_empty() && near_obstacles.is_empty() {
+            look
+        } else {
+            -1.0
+        };
         if !near_walls.is_empty() {
             let f = wall_avoidance(&body, near_walls, self.walls);
             acc.add_weighted(settings.wall_weight, f);
@@ -242,7 +262,7 @@ impl SteerContext<'_> {
         if !acc.is_spent() {
             acc.add(arrive_moving(&body, goal, goal_velocity, self.arrive));
         }
-        acc.total()
+        (acc.total(), free)
     }
 }
 
