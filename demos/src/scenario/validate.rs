@@ -78,6 +78,8 @@ impl Checker<'_> {
                 ("wall_weight", s.wall_weight),
                 ("grid_cell", s.grid_cell),
                 ("detour_distance", s.detour_distance),
+                ("gravity", s.gravity),
+                ("small_obstacle_radius", s.small_obstacle_radius),
             ],
         )?;
         if s.penetration_iterations > MAX_PENETRATION_ITERATIONS {

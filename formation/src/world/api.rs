@@ -27,6 +27,7 @@ impl World {
             pending: Vec::new(),
             tactics: Vec::new(),
             jump_events: Vec::new(),
+            formation_nav: Default::default(),
             scratch: Scratch::default(),
         })
     }
@@ -331,6 +332,8 @@ pub(super) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> 
         ("wall_weight", s.wall_weight),
         ("grid_cell", s.grid_cell),
         ("detour_distance", s.detour_distance),
+        ("gravity", s.gravity),
+        ("small_obstacle_radius", s.small_obstacle_radius),
     ];
     for (name, v) in values {
         if !(v.is_finite() && v >= 0.0) {

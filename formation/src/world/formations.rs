@@ -127,14 +127,8 @@ impl World {
         let unit_radius = self.largest_radius(id);
         let from = f.anchor.position;
         let jump = self.formation_jump_ability(id);
-        let plan = self.terrain.plan_path(
-            from,
-            goal,
-            half_width,
-            unit_radius,
-            jump,
-            &mut self.scratch.path,
-        );
+        // Small obstacles do not bend the anchor's path (members steer round them).
+        let plan = self.plan_formation_path(from, goal, half_width, unit_radius, jump);
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
@@ -142,8 +136,12 @@ impl World {
         f.path_clearance.clear();
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
+        let map = self
+            .formation_nav
+            .valid_map()
+            .unwrap_or(self.terrain.valid_map());
         narrow_stretches(
-            |p, cap| self.terrain.valid_map().clearance_capped(p, cap),
+            |p, cap| map.clearance_capped(p, cap),
             &f.path,
             half_width,
             &mut f.narrows,

@@ -21,6 +21,7 @@ mod api;
 mod assign;
 mod detours;
 mod form_along;
+mod formation_nav;
 mod formations;
 mod jumps;
 mod make_way;
@@ -113,6 +114,9 @@ pub struct WorldSettings {
     pub detour_distance: f32,
     /// Downward acceleration of jumps, m/s².
     pub gravity: f32,
+    /// Circles of at most this radius are small obstacles: formation anchors plan their paths
+    /// as if they were not there (members steer round them). 0 makes anchors avoid everything.
+    pub small_obstacle_radius: f32,
 }
 
 impl Default for WorldSettings {
@@ -129,6 +133,7 @@ impl Default for WorldSettings {
             brute_force_neighbours: false,
             detour_distance: 3.0,
             gravity: DEFAULT_GRAVITY,
+            small_obstacle_radius: 1.0,
         }
     }
 }
@@ -148,6 +153,8 @@ pub struct World {
     tactics: Vec<(FormationId, crate::tactics::Tactic)>,
     #[serde(skip)]
     jump_events: Vec<(UnitId, cohort_pathing::JumpEvent)>,
+    #[serde(skip)]
+    formation_nav: formation_nav::FormationNav,
     #[serde(skip)]
     scratch: Scratch,
 }

@@ -55,7 +55,11 @@ impl World {
         // The slot buffer is free between assignments (assign_slots lays out into it anew).
         let slots = &mut self.scratch.slots;
         f.base_pattern.layout(n, slots);
-        let map = self.terrain.valid_map();
+        // Small obstacles do not count: a member whose slot is on a tree stands beside it.
+        let map = self
+            .formation_nav
+            .valid_map()
+            .unwrap_or(self.terrain.valid_map());
         slots.iter().all(|s| {
             let p = f.anchor.slot_position(s.offset);
             map.clearance_capped(p, room + 0.01) >= room

@@ -63,12 +63,17 @@ pub struct Terrain {
 impl Terrain {
     /// Validates `map` and builds its navigation graph.
     pub fn new(map: Map) -> Result<Self, WorldError> {
+        let spec = nav_spec(&map);
+        Self::with_spec(map, &spec)
+    }
+
+    /// Validates `map` and builds its navigation graph sampled as `spec` says.
+    pub fn with_spec(map: Map, spec: &GridSpec) -> Result<Self, WorldError> {
         let map = map.validate().map_err(|e| WorldError::Invalid {
             what: "map",
             why: e.to_string(),
         })?;
-        let spec = nav_spec(map.map());
-        let graph = NavGraph::from_map(&map, &spec).map_err(|e| WorldError::Invalid {
+        let graph = NavGraph::from_map(&map, spec).map_err(|e| WorldError::Invalid {
             what: "navgraph",
             why: e.to_string(),
         })?;

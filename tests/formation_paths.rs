@@ -1,0 +1,149 @@
+//! The anchor's path ignores small obstacles (members steer round them) but goes round large
+//! obstacles and walls.
+
+use cohort::formation::pattern::{Pattern, PatternKind};
+use cohort::formation::{FormationId, FormationSpec, Member, Order, UnitId, World, WorldSettings};
+use cohort::pathing::Map;
+use cohort::steering::{Body, CircleObstacle, Vec2};
+
+const DT: f32 = 1.0 / 30.0;
+
+/// A wood of small trees (radius 0.6) between x = 35 and 65 across the straight line from the
+/// start to the goal, or (with `rock`) instead one large rock (radius 3) on that line.
+fn wood_or_rock(rock: bool) -> Map {
+    let mut map = Map::with_bounds(Vec2::ZERO, Vec2::new(120.0, 60.0));
+    if rock {
+        map.circles
+            .push(CircleObstacle::new(Vec2::new(50.0, 30.0), 3.0).unwrap());
+        return map;
+    }
+    for i in 0..6 {
+        for j in 0..5 {
+            let c = Vec2::new(
+                37.0 + 5.0 * i as f32 + 2.5 * (j % 2) as f32,
+                20.0 + 5.0 * j as f32,
+            );
+            map.circles.push(CircleObstacle::new(c, 0.6).unwrap());
+        }
+    }
+    map
+}
+
+fn squad(map: Map, settings: WorldSettings) -> (World, FormationId, Vec<UnitId>) {
+    let mut world = World::new(map, settings, 5).unwrap();
+    let start = Vec2::new(15.0, 30.0);
+    let f = world
+        .create_formation(
+            FormationSpec {
+                pattern: Pattern::for_radius(PatternKind::Wedge, 0.5),
+                ..FormationSpec::default()
+            },
+            None,
+            start,
+            Vec2::X,
+        )
+        .unwrap();
+    let mut units = Vec::new();
+    for i in 0..7 {
+        let p = start + Vec2::new(-(i as f32) * 1.5, (i % 3) as f32 * 1.5 - 1.5);
+        let u = world
+            .add_unit(Body::new(p, 0.5, 3.0, 8.0).unwrap())
+            .unwrap();
+        world.add_member(f, Member::Unit(u)).unwrap();
+        units.push(u);
+    }
+    (world, f, units)
+}
+
+/// The anchor path's largest sideways excursion from the straight start–goal line within
+/// `x_range`.
+fn path_excursion(world: &World, f: FormationId, x_range: (f32, f32)) -> f32 {
+    let path = &world.formation(f).unwrap().path;
+    let mut worst: f32 = 0.0;
+    for w in path.windows(2) {
+        for k in 0..=20 {
+            let p = w[0].lerp(w[1], k as f32 / 20.0);
+            if p.x >= x_range.0 && p.x <= x_range.1 {
+                worst = worst.max((p.y - 30.0).abs());
+            }
+        }
+    }
+    worst
+}
+
+#[test]
+fn the_anchor_walks_through_a_wood_but_round_a_rock() {
+    // Round the rock (radius 3, above the small-obstacle radius 1): the path leaves the line
+    // by more than the rock's radius.
+    let (mut world, f, _) = squad(wood_or_rock(true), WorldSettings::default());
+    world
+        .order(f, Order::move_to(Vec2::new(110.0, 30.0)))
+        .unwrap();
+    world.step(DT);
+    let rock = path_excursion(&world, f, (45.0, 55.0));
+    assert!(
+        rock > 3.0,
+        "the path passes the rock only {rock} m off the line"
+    );
+
+    // Through the wood: the anchor path stays on the straight line.
+    let (mut world, f, units) = squad(wood_or_rock(false), WorldSettings::default());
+    world
+        .order(f, Order::move_to(Vec2::new(110.0, 30.0)))
+        .unwrap();
+    world.step(DT);
+    let wood = path_excursion(&world, f, (35.0, 65.0));
+    assert!(wood < 0.5, "the path swerves {wood} m in the wood");
+
+    // Members walk round the trees themselves: everyone arrives, nobody inside a tree.
+    let trees: Vec<CircleObstacle> = world.map().circles.clone();
+    let mut settled_at = None;
+    for tick in 0..3600 {
+        world.step(DT);
+        for &u in &units {
+            let b = world.unit(u).unwrap().body;
+            for t in &trees {
+                let depth = t.radius + b.radius - (b.position - t.center).length();
+                assert!(
+                    depth < 0.05 * b.radius,
+                    "tick {tick}: {depth} m inside a tree"
+                );
+            }
+        }
+        let all = units.iter().all(|&u| {
+            let unit = world.unit(u).unwrap();
+            unit.slot_target
+                .is_some_and(|t| (t.position - unit.body.position).length() < 0.5)
+        });
+        if world.formation(f).unwrap().is_holding() && all {
+            settled_at = Some(tick);
+            break;
+        }
+    }
+    let ticks = settled_at.expect("the wedge did not settle at the goal");
+    eprintln!(
+        "wood: path {} points, settled after {:.1} s",
+        world.formation(f).unwrap().path.len(),
+        ticks as f32 * DT
+    );
+    // 95 m at cruise speed (0.75 × 3 m/s) is 42 s; weaving between the trees costs little.
+    assert!((ticks as f32) * DT < 60.0);
+}
+
+#[test]
+fn with_small_obstacles_counted_the_anchor_goes_round_the_trees() {
+    let settings = WorldSettings {
+        small_obstacle_radius: 0.0,
+        ..WorldSettings::default()
+    };
+    let (mut world, f, _) = squad(wood_or_rock(false), settings);
+    world
+        .order(f, Order::move_to(Vec2::new(110.0, 30.0)))
+        .unwrap();
+    world.step(DT);
+    let wood = path_excursion(&world, f, (35.0, 65.0));
+    assert!(
+        wood > 0.5,
+        "the path should swerve round the trees, swerved {wood}"
+    );
+}
