@@ -22,7 +22,8 @@ pub(super) struct Jv {
     free_rows: Vec<usize>,
     unique: Vec<bool>,
     pred: Vec<usize>,
-    cols: Vec<usize>,
+    /// Columns settled by the current path search: `(column, price, distance)`.
+    settled: Vec<(usize, f64, f64)>,
     d: Vec<f64>,
 }
 
@@ -58,8 +59,6 @@ impl Jv {
         self.y.resize(n, NONE);
         self.pred.clear();
         self.pred.resize(n, 0);
-        self.cols.clear();
-        self.cols.resize(n, 0);
         self.d.clear();
         self.d.resize(n, 0.0);
         self.free_rows.clear();
@@ -190,102 +189,80 @@ impl Jv {
 
     /// Dijkstra-like shortest augmenting path from free row `start`; returns the free column
     /// it ends at (with `pred` describing the path) and updates the column prices.
+    ///
+    /// One column is settled per step: the unsettled one of smallest distance `d` (the first
+    /// in index order among equals); the search stops at the first free column settled.
+    /// Relaxing from the settled column's row and finding the next minimum are one
+    /// branch-light pass over the row, contiguous in memory (the row-major cost row, prices,
+    /// distances and predecessors side by side, no index lists). A settled column is taken
+    /// out of that pass without a test: its price is set to -inf (so its reduced cost is
+    /// +inf and never relaxes it) and its distance to +inf (so it is never the minimum); its
+    /// real price and distance wait in `settled` until the prices are updated at the end.
     fn find_path(&mut self, start: usize) -> Option<usize> {
         let n = self.n;
-        for j in 0..n {
-            self.cols[j] = j;
-            self.pred[j] = start;
-            self.d[j] = self.c(start, j) - self.v[j];
-        }
-        let (mut lo, mut hi, mut ready) = (0, 0, 0);
-        let mut end = None;
-        while end.is_none() {
-            if lo == hi {
-                if lo >= n {
-                    return None;
-                }
-                ready = lo;
-                hi = self.collect_minimum(lo);
-                for k in lo..hi {
-                    if self.y[self.cols[k]] == NONE {
-                        end = Some(self.cols[k]);
-                        break;
-                    }
-                }
-            }
-            if end.is_none() {
-                end = self.scan(&mut lo, &mut hi);
-            }
-        }
-        let min = self.d[self.cols[lo.min(n - 1)]];
-        for k in 0..ready {
-            let j = self.cols[k];
-            self.v[j] += self.d[j] - min;
-        }
-        end
-    }
-
-    /// Moves every column of `cols[lo..]` with the smallest `d` to `cols[lo..hi]`; returns `hi`.
-    fn collect_minimum(&mut self, lo: usize) -> usize {
-        let n = self.n;
-        let cols = &mut self.cols[..n];
-        let d = &self.d[..n];
-        let mut hi = lo + 1;
-        let mut min = d[cols[lo]];
-        // `hi` moves inside the loop; the range is fixed at its start on purpose.
-        let first = hi;
-        for k in first..n {
-            let dj = d[cols[k]];
-            if dj <= min {
-                if dj < min {
-                    hi = lo;
-                    min = dj;
-                }
-                cols.swap(k, hi);
-                hi += 1;
-            }
-        }
-        hi
-    }
-
-    /// Scans the columns at the current minimum distance, relaxing the others; returns a free
-    /// column reached at that same distance, if any. `lo` and `hi` advance only when none is
-    /// found (the price update needs `cols[lo]` at the final distance).
-    fn scan(&mut self, lo_out: &mut usize, hi_out: &mut usize) -> Option<usize> {
-        let n = self.n;
-        let (mut lo, mut hi) = (*lo_out, *hi_out);
-        let cols = &mut self.cols[..n];
+        self.settled.clear();
+        let costs = &self.costs[..n * n];
+        let v = &mut self.v[..n];
         let d = &mut self.d[..n];
         let pred = &mut self.pred[..n];
-        let v = &self.v[..n];
         let y = &self.y[..n];
-        while lo != hi {
-            let j = cols[lo];
-            lo += 1;
-            let i = y[j];
-            let min = d[j];
-            let row = &self.costs[i * n..(i + 1) * n];
-            let h = row[j] - v[j] - min;
-            let first = hi;
-            for k in first..n {
-                let j = cols[k];
-                let reduced = row[j] - v[j] - h;
-                if reduced < d[j] {
-                    d[j] = reduced;
-                    pred[j] = i;
-                    if reduced == min {
-                        if y[j] == NONE {
-                            return Some(j);
-                        }
-                        cols.swap(k, hi);
-                        hi += 1;
-                    }
-                }
+        let mut row = &costs[start * n..(start + 1) * n];
+        let (mut j, mut min) = (NONE, f64::INFINITY);
+        for (k, (((dk, pk), &c), &vk)) in d
+            .iter_mut()
+            .zip(pred.iter_mut())
+            .zip(row)
+            .zip(v.iter())
+            .enumerate()
+        {
+            *dk = c - vk;
+            *pk = start;
+            if *dk < min {
+                min = *dk;
+                j = k;
             }
         }
-        *lo_out = lo;
-        *hi_out = hi;
-        None
+        let end = loop {
+            if j == NONE {
+                break None;
+            }
+            self.settled.push((j, v[j], d[j]));
+            let i = y[j];
+            if i == NONE {
+                break Some(j);
+            }
+            // Relax from row `i` (reached through column `j` at distance `min`) and find the
+            // next unsettled minimum in the same pass.
+            row = &costs[i * n..(i + 1) * n];
+            let h = row[j] - v[j] - min;
+            v[j] = f64::NEG_INFINITY;
+            d[j] = f64::INFINITY;
+            for (((dk, pk), &c), &vk) in d.iter_mut().zip(pred.iter_mut()).zip(row).zip(v.iter()) {
+                let reduced = c - vk - h;
+                let better = reduced < *dk;
+                *dk = if better { reduced } else { *dk };
+                *pk = if better { i } else { *pk };
+            }
+            min = d
+                .iter()
+                .fold(f64::INFINITY, |m, &x| if x < m { x } else { m });
+            j = if min < f64::INFINITY {
+                d.iter().position(|&x| x == min).unwrap_or(NONE)
+            } else {
+                NONE
+            };
+        };
+        // Restore the settled columns' prices; those whose rows were scanned (all but the
+        // free end) drop by their distance short of the path's length.
+        let scanned = self.settled.len() - usize::from(end.is_some());
+        for (k, &(c, price, dist)) in self.settled.iter().enumerate() {
+            v[c] = if k < scanned && end.is_some() {
+                price + dist - min
+            } else {
+                price
+            };
+        }
+        end
     }
 }
 
