@@ -23,10 +23,13 @@
 //! | members | exact, fresh form-up | exact, members near their slots | greedy |
 //! |--------:|---------------------:|--------------------------------:|-------:|
 //! | 16      | 3.5 µs               |                                 |        |
-//! | 64      | 0.21 ms              |                                 |        |
-//! | 128     | 1.7 ms               |                                 |        |
-//! | 256     | 8.4 ms               | 0.36 ms                         | 1.1 ms |
+//! | 64      | 0.13 ms              |                                 |        |
+//! | 128     | 1.3 ms               |                                 |        |
+//! | 256     | 7.5 ms               | 0.35 ms                         | 1.1 ms |
 //! | 1024    | 650 ms               |                                 | 15 ms  |
+//!
+//! (16, 64, 128, 256 and near/256 measured after the path search rewrite; 1024 and greedy
+//! before it.)
 //!
 //! A fresh form-up (members scattered over a square, slots in a box beside it) is the hard
 //! case: almost every augmenting path crosses the whole matching. Re-assignment after a death,

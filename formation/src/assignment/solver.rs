@@ -192,12 +192,13 @@ impl Jv {
     ///
     /// One column is settled per step: the unsettled one of smallest distance `d` (the first
     /// in index order among equals); the search stops at the first free column settled.
-    /// Relaxing from the settled column's row and finding the next minimum are one
-    /// branch-light pass over the row, contiguous in memory (the row-major cost row, prices,
-    /// distances and predecessors side by side, no index lists). A settled column is taken
-    /// out of that pass without a test: its price is set to -inf (so its reduced cost is
-    /// +inf and never relaxes it) and its distance to +inf (so it is never the minimum); its
-    /// real price and distance wait in `settled` until the prices are updated at the end.
+    /// Relaxing from the settled column's row and finding the smallest distance are one
+    /// branch-free pass over the row, contiguous in memory (the row-major cost row, prices,
+    /// distances and predecessors zipped, no index lists, no bounds checks); a second pass
+    /// finds the first column at that distance. A settled column is taken out of the passes
+    /// without a test: its price is set to -inf (so its reduced cost is +inf and never
+    /// relaxes it) and its distance to +inf (so it is never the minimum); its real price and
+    /// distance wait in `settled` until the prices are updated at the end.
     fn find_path(&mut self, start: usize) -> Option<usize> {
         let n = self.n;
         self.settled.clear();
@@ -237,15 +238,15 @@ impl Jv {
             let h = row[j] - v[j] - min;
             v[j] = f64::NEG_INFINITY;
             d[j] = f64::INFINITY;
+            let mut next_min = f64::INFINITY;
             for (((dk, pk), &c), &vk) in d.iter_mut().zip(pred.iter_mut()).zip(row).zip(v.iter()) {
                 let reduced = c - vk - h;
                 let better = reduced < *dk;
                 *dk = if better { reduced } else { *dk };
                 *pk = if better { i } else { *pk };
+                next_min = if *dk < next_min { *dk } else { next_min };
             }
-            min = d
-                .iter()
-                .fold(f64::INFINITY, |m, &x| if x < m { x } else { m });
+            min = next_min;
             j = if min < f64::INFINITY {
                 d.iter().position(|&x| x == min).unwrap_or(NONE)
             } else {
