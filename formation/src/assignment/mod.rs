@@ -25,7 +25,7 @@
 //! | 16      | 3.5 µs               |                                 |        |
 //! | 64      | 0.13 ms              |                                 |        |
 //! | 128     | 1.3 ms               |                                 |        |
-//! | 256     | 7.5 ms               | 0.35 ms                         | 1.1 ms |
+//! | 256     | 6.6 ms               | 0.37 ms                         | 1.1 ms |
 //! | 1024    | 650 ms               |                                 | 15 ms  |
 //!
 //! (16, 64, 128, 256 and near/256 measured after the path search rewrite; 1024 and greedy

@@ -192,10 +192,9 @@ impl Jv {
     ///
     /// One column is settled per step: the unsettled one of smallest distance `d` (the first
     /// in index order among equals); the search stops at the first free column settled.
-    /// Relaxing from the settled column's row and finding the smallest distance are one
-    /// branch-free pass over the row, contiguous in memory (the row-major cost row, prices,
-    /// distances and predecessors zipped, no index lists, no bounds checks); a second pass
-    /// finds the first column at that distance. A settled column is taken out of the passes
+    /// Relaxing from the settled column's row and finding the smallest distance and its
+    /// column are one branch-free pass over the row, contiguous in memory (the row-major cost
+    /// row, prices, distances and predecessors zipped, no index lists, no bounds checks). A settled column is taken out of the passes
     /// without a test: its price is set to -inf (so its reduced cost is +inf and never
     /// relaxes it) and its distance to +inf (so it is never the minimum); its real price and
     /// distance wait in `settled` until the prices are updated at the end.
@@ -238,20 +237,24 @@ impl Jv {
             let h = row[j] - v[j] - min;
             v[j] = f64::NEG_INFINITY;
             d[j] = f64::INFINITY;
-            let mut next_min = f64::INFINITY;
-            for (((dk, pk), &c), &vk) in d.iter_mut().zip(pred.iter_mut()).zip(row).zip(v.iter()) {
+            let (mut next, mut next_min) = (NONE, f64::INFINITY);
+            for (k, (((dk, pk), &c), &vk)) in d
+                .iter_mut()
+                .zip(pred.iter_mut())
+                .zip(row)
+                .zip(v.iter())
+                .enumerate()
+            {
                 let reduced = c - vk - h;
                 let better = reduced < *dk;
                 *dk = if better { reduced } else { *dk };
                 *pk = if better { i } else { *pk };
-                next_min = if *dk < next_min { *dk } else { next_min };
+                let lower = *dk < next_min;
+                next_min = if lower { *dk } else { next_min };
+                next = if lower { k } else { next };
             }
             min = next_min;
-            j = if min < f64::INFINITY {
-                d.iter().position(|&x| x == min).unwrap_or(NONE)
-            } else {
-                NONE
-            };
+            j = next;
         };
         // Restore the settled columns' prices; those whose rows were scanned (all but the
         // free end) drop by their distance short of the path's length.
