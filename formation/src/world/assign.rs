@@ -98,7 +98,10 @@ impl World {
         f.members.clear();
         f.members
             .extend(scratch.reordered.iter().flatten().copied());
-        std::mem::swap(&mut f.slots, &mut scratch.slots);
+        // Copy, not swap: each buffer keeps its own capacity, so re-assignments once warm do
+        // not allocate (a swap would hand the scratch a formation's smaller buffer).
+        f.slots.clear();
+        f.slots.extend_from_slice(&scratch.slots);
         f.needs_assignment = false;
     }
 }

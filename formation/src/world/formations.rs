@@ -211,6 +211,9 @@ impl World {
         order.clear();
         let stack = &mut self.scratch.stack;
         stack.clear();
+        // Room for every formation up front: the depth-first walks here and in make_way.rs
+        // never hold more, so the buffer does not grow on a new arrangement once warm.
+        stack.reserve(self.formations.len());
         for (id, f) in self.formations.iter() {
             if f.parent.is_none() {
                 stack.push(id);
