@@ -678,10 +678,6 @@ fn bad_snapshots_are_refused() {
 /// unit (0.82 for a 1.0 diameter): nobody may end inside a rock. (The case proptest found in
 /// `world_properties.rs`, replayed exactly.)
 #[test]
-#[ignore = "routed to the steering/perf owners: constrain_to_static pushes out of each circle \
-            once, in order, so in a crevice narrower than the unit the push out of one rock \
-            leaves it inside the other; falling back to terrain.push_out when the unit is \
-            still blocked after it (resolve_constraints) makes this pass"]
 fn a_crevice_narrower_than_a_unit_keeps_it_out_of_the_rocks() {
     let centre = Vec2::new(30.687_576, 47.500_38);
     let mut map = Map::with_bounds(Vec2::ZERO, Vec2::splat(80.0));

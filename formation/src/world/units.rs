@@ -145,12 +145,18 @@ impl World {
                     &mut scratch.near_obstacles,
                     &mut scratch.near_walls,
                 );
-                constrain_to_static(
+                let moved = constrain_to_static(
                     body,
                     scratch.previous[i],
                     &scratch.near_obstacles,
                     &scratch.near_walls,
                 );
+                // Pushed out of one rock into another (a crevice narrower than the unit):
+                // the per-obstacle pushes cannot settle it, so it goes to the nearest point
+                // where it fits. Only units that were pushed pay for the check.
+                if moved && inside_any(body, &scratch.near_obstacles) {
+                    body.position = terrain.push_out(body.position, body.radius);
+                }
             }
             terrain.keep_in_bounds(body);
             if let Some(u) = units.get_mut(scratch.ids[i]) {
@@ -161,6 +167,15 @@ impl World {
             }
         }
     }
+}
+
+/// Whether `body` overlaps any of `obstacles` by more than 5 % of its radius.
+fn inside_any(body: &Body, obstacles: &[CircleObstacle]) -> bool {
+    let slack = 0.05 * body.radius;
+    obstacles.iter().any(|o| {
+        let reach = o.radius + body.radius - slack;
+        (body.position - o.center).length_squared() < reach * reach
+    })
 }
 
 /// What the steering of one unit reads, gathered once per stage.
