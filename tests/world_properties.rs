@@ -452,7 +452,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(200, 0x0BE7_1A95))]
+    #![proptest_config(config(1000, 0x0BE7_1A95))]
 
     /// Units spawned on top of each other (and of obstacles) are apart within a second and
     /// out of every obstacle, whatever the pattern, and stay apart.
