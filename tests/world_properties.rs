@@ -6,7 +6,7 @@
 //! formation it names, or is free). At the end: nobody is inside an obstacle, overlaps are
 //! resolved, and a second run from the same input reaches the same state hash.
 //!
-//! Seeds are fixed (`RngSeed::Fixed`), so CI runs the same worlds every time.
+//! Seeds are fixed (`RngSeed::Fixed`), so CI runs the same 2,000 worlds every time.
 
 mod robustness_support;
 
@@ -429,7 +429,7 @@ const RESOLVE_TICKS: u32 = 20;
 const SETTLE: u32 = 60;
 
 proptest! {
-    #![proptest_config(config(400, 0x0C0B_0417))]
+    #![proptest_config(config(1000, 0x0C0B_0417))]
 
     /// Random worlds, random orders and faults: per-step invariants, then at the end nobody
     /// is inside an obstacle, overlaps are resolved, and the run is reproducible bit for bit.

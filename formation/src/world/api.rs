@@ -25,6 +25,8 @@ impl World {
             tick: 0,
             settings,
             pending: Vec::new(),
+            unit_free: Default::default(),
+            formation_free: Default::default(),
             tactics: Vec::new(),
             jump_events: Vec::new(),
             formation_nav: Default::default(),
@@ -60,7 +62,7 @@ impl World {
             return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
         }
         body.position = self.terrain.push_out(body.position, body.radius);
-        Ok(self.units.insert(Unit {
+        let id = self.units.insert(Unit {
             smoother: HeadingSmoother::new(),
             body,
             formation: None,
@@ -71,13 +73,16 @@ impl World {
             jump_speed: 0.0,
             next_jump: None,
             flight: None,
-        }))
+        });
+        self.unit_free.inserted(id);
+        Ok(id)
     }
 
     /// Kills (removes) a unit. Its formation lays out its pattern for the members left and
     /// reassigns them; nobody else is lost. `None` if there was no such unit.
     pub fn kill_unit(&mut self, id: UnitId) -> Option<Unit> {
         let unit = self.units.remove(id)?;
+        self.unit_free.freed(id);
         if let Some(f) = unit.formation.and_then(|f| self.formations.get_mut(f)) {
             f.members.retain(|m| *m != Member::Unit(id));
             f.needs_assignment = true;
@@ -118,6 +123,7 @@ impl World {
             spec.settings,
             anchor,
         ));
+        self.formation_free.inserted(id);
         if let Some(p) = parent {
             self.add_member(p, Member::Formation(id))?;
         }
@@ -211,7 +217,11 @@ impl World {
                 }
             }
         }
-        self.formations.remove(id)
+        let removed = self.formations.remove(id);
+        if removed.is_some() {
+            self.formation_free.freed(id);
+        }
+        removed
     }
 
     /// Queues `order` for `formation`; it takes effect at the start of the next tick.

@@ -23,6 +23,7 @@ mod detours;
 mod form_along;
 mod formation_nav;
 mod formations;
+mod free_order;
 mod jumps;
 mod make_way;
 mod narrows;
@@ -148,6 +149,12 @@ pub struct World {
     tick: u64,
     settings: WorldSettings,
     pending: Vec<(FormationId, Order)>,
+    /// The order in which unit slots were freed (so a restored world reuses them alike).
+    #[serde(default)]
+    unit_free: free_order::FreeOrder,
+    /// The order in which formation slots were freed.
+    #[serde(default)]
+    formation_free: free_order::FreeOrder,
     /// Running plays and overwatch advances, by formation (the tactics layer's state).
     #[serde(default)]
     tactics: Vec<(FormationId, crate::tactics::Tactic)>,

@@ -23,7 +23,26 @@ impl World {
         })?;
         world.check_loaded()?;
         world.terrain.rebuild_caches();
+        world.restore_free_lists()?;
         Ok(world)
+    }
+
+    /// Slot maps rebuild their free lists in index order when deserialized; put them back in
+    /// the order the saved world would reuse them (see `world/free_order.rs`).
+    fn restore_free_lists(&mut self) -> Result<(), WorldError> {
+        use super::free_order::restore_free_order;
+        restore_free_order(&mut self.units, &self.unit_free, filler_unit)?;
+        let pattern =
+            crate::pattern::Pattern::default()
+                .validate()
+                .map_err(|e| WorldError::Invalid {
+                    what: "snapshot",
+                    why: e.to_string(),
+                })?;
+        restore_free_order(&mut self.formations, &self.formation_free, || {
+            filler_formation(pattern.clone())
+        })?;
+        Ok(())
     }
 
     /// A loaded snapshot holds only what the API would have accepted: valid bodies, finite
@@ -54,6 +73,33 @@ impl World {
         let text = self.to_snapshot().unwrap_or_default();
         fnv1a(text.as_bytes())
     }
+}
+
+/// A placeholder unit that occupies a free slot while the free list is rebuilt.
+fn filler_unit() -> super::Unit {
+    super::Unit {
+        body: cohort_steering::Body::default(),
+        formation: None,
+        role: crate::pattern::Role::Any,
+        slot_target: None,
+        smoother: cohort_steering::locomotion::HeadingSmoother::new(),
+        detour: Vec::new(),
+        detour_tick: 0,
+        jump_speed: 0.0,
+        next_jump: None,
+        flight: None,
+    }
+}
+
+/// A placeholder formation that occupies a free slot while the free list is rebuilt.
+fn filler_formation(pattern: crate::pattern::ValidPattern) -> crate::formation::Formation {
+    crate::formation::Formation::new(
+        String::new(),
+        pattern,
+        crate::pattern::Role::Any,
+        crate::formation::FormationSettings::default(),
+        crate::anchor::AnchorPoint::at(cohort_steering::Vec2::ZERO, cohort_steering::Vec2::X),
+    )
 }
 
 /// 64-bit FNV-1a.
