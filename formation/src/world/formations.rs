@@ -169,7 +169,8 @@ impl World {
         if r > 0.0 { r } else { 0.5 }
     }
 
-    fn members_centre(&self, id: FormationId) -> Option<Vec2> {
+    /// Mean position of a formation's members (units and sub-formation anchors).
+    pub(super) fn members_centre(&self, id: FormationId) -> Option<Vec2> {
         let f = self.formations.get(id)?;
         let mut sum = Vec2::ZERO;
         let mut n = 0u32;

@@ -8,7 +8,7 @@
 
 use cohort_steering::Vec2;
 
-use super::{World, member_position};
+use super::World;
 use crate::assignment::{AssignmentConfig, Located, SlotAssignment};
 use crate::error::WorldError;
 use crate::formation::{Member, Motion, SlotTarget};
@@ -149,7 +149,7 @@ impl World {
                 }
             }
         }
-        let centre = self.members_centre_of(id);
+        let centre = self.members_centre(id);
         if let Some(f) = self.formations.get_mut(id) {
             if let Some(c) = centre {
                 f.anchor.position = c;
@@ -161,19 +161,6 @@ impl World {
             f.goal = None;
             f.needs_assignment = true;
         }
-    }
-
-    fn members_centre_of(&self, id: FormationId) -> Option<Vec2> {
-        let f = self.formations.get(id)?;
-        let mut sum = Vec2::ZERO;
-        let mut n = 0u32;
-        for m in &f.members {
-            if let Some((p, _)) = member_position(&self.units, &self.formations, *m) {
-                sum += p;
-                n += 1;
-            }
-        }
-        (n > 0).then(|| sum / n as f32)
     }
 
     /// Tactics stage, before the formation stage: play clocks advance (through phases and
