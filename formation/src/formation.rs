@@ -76,6 +76,23 @@ impl Default for FormationSettings {
     }
 }
 
+impl FormationSettings {
+    /// Every tuning number by field name; each must be finite and not negative (checked by
+    /// `World::create_formation`, snapshots and the scenario validator alike).
+    pub fn tuning(&self) -> [(&'static str, f32); 8] {
+        [
+            ("k_offset", self.k_offset),
+            ("speed_fraction", self.speed_fraction),
+            ("lag_tolerance", self.lag_tolerance),
+            ("lag_range", self.lag_range),
+            ("min_speed_factor", self.min_speed_factor),
+            ("leash", self.leash),
+            ("turn_rate", self.turn_rate),
+            ("arrival_radius", self.arrival_radius),
+        ]
+    }
+}
+
 /// What a formation is doing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Motion {

@@ -51,37 +51,11 @@ impl Checker<'_> {
     }
 
     fn formation_settings(&self, field: &str, s: &FormationSettings) -> Result<(), ScenarioError> {
-        self.tuning(
-            field,
-            &[
-                ("k_offset", s.k_offset),
-                ("speed_fraction", s.speed_fraction),
-                ("lag_tolerance", s.lag_tolerance),
-                ("lag_range", s.lag_range),
-                ("min_speed_factor", s.min_speed_factor),
-                ("leash", s.leash),
-                ("turn_rate", s.turn_rate),
-                ("arrival_radius", s.arrival_radius),
-            ],
-        )
+        self.tuning(field, &s.tuning())
     }
 
     fn world_settings(&self, s: &WorldSettings) -> Result<(), ScenarioError> {
-        self.tuning(
-            "settings",
-            &[
-                ("arrive_time", s.arrive_time),
-                ("slowing_radius", s.slowing_radius),
-                ("separation_weight", s.separation_weight),
-                ("separation_range", s.separation_range),
-                ("obstacle_weight", s.obstacle_weight),
-                ("wall_weight", s.wall_weight),
-                ("grid_cell", s.grid_cell),
-                ("detour_distance", s.detour_distance),
-                ("gravity", s.gravity),
-                ("small_obstacle_radius", s.small_obstacle_radius),
-            ],
-        )?;
+        self.tuning("settings", &s.tuning())?;
         if s.penetration_iterations > MAX_PENETRATION_ITERATIONS {
             return Err(self.err(
                 "settings.penetration_iterations",

@@ -333,18 +333,7 @@ fn invalid(what: &'static str, why: String) -> WorldError {
 /// Every number of the world's tuning is finite and not negative, and the iteration count is
 /// bounded (NaN tuning would spread NaN to every unit; a huge count would hang a tick).
 pub(super) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> {
-    let values = [
-        ("arrive_time", s.arrive_time),
-        ("slowing_radius", s.slowing_radius),
-        ("separation_weight", s.separation_weight),
-        ("separation_range", s.separation_range),
-        ("obstacle_weight", s.obstacle_weight),
-        ("wall_weight", s.wall_weight),
-        ("grid_cell", s.grid_cell),
-        ("detour_distance", s.detour_distance),
-        ("gravity", s.gravity),
-        ("small_obstacle_radius", s.small_obstacle_radius),
-    ];
+    let values = s.tuning();
     for (name, v) in values {
         if !(v.is_finite() && v >= 0.0) {
             return Err(invalid(
@@ -367,16 +356,7 @@ pub(super) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> 
 
 /// Every number of a formation's tuning is finite and not negative.
 pub(super) fn check_formation_settings(s: &FormationSettings) -> Result<(), WorldError> {
-    let values = [
-        ("k_offset", s.k_offset),
-        ("speed_fraction", s.speed_fraction),
-        ("lag_tolerance", s.lag_tolerance),
-        ("lag_range", s.lag_range),
-        ("min_speed_factor", s.min_speed_factor),
-        ("leash", s.leash),
-        ("turn_rate", s.turn_rate),
-        ("arrival_radius", s.arrival_radius),
-    ];
+    let values = s.tuning();
     for (name, v) in values {
         if !(v.is_finite() && v >= 0.0) {
             return Err(invalid(

@@ -72,32 +72,38 @@ where
             vacant.push(i as u32);
         }
     }
-    if order.0.iter().any(|i| !vacant.contains(i)) || has_duplicates(&order.0) {
+    // `vacant` is in index order; a sorted copy of `order` finds strays and duplicates.
+    let mut listed = order.0.clone();
+    listed.sort_unstable();
+    let duplicate = listed.windows(2).any(|w| w[0] == w[1]);
+    if duplicate || listed.iter().any(|i| vacant.binary_search(i).is_err()) {
         return Err(bad(
             "the free-slot order names a slot that is not free".into()
         ));
     }
     let text = ron::to_string(&slots).map_err(|e| bad(e.to_string()))?;
     let mut rebuilt: SlotMap<K, V> = ron::from_str(&text).map_err(|e| bad(e.to_string()))?;
-    let mut taken = Vec::with_capacity(vacant.len());
-    for _ in 0..vacant.len() {
-        taken.push(rebuilt.insert(filler()));
-    }
-    let key_at = |i: u32| taken.iter().copied().find(|&k| index_of(k) == i);
-    let first = vacant.iter().copied().filter(|i| !order.0.contains(i));
-    for i in first.chain(order.0.iter().copied()) {
+    let mut taken: Vec<K> = (0..vacant.len())
+        .map(|_| rebuilt.insert(filler()))
+        .collect();
+    taken.sort_unstable_by_key(|&k| index_of(k));
+    let key_at = |i: u32| {
+        taken
+            .binary_search_by_key(&i, |&k| index_of(k))
+            .ok()
+            .and_then(|at| taken.get(at).copied())
+    };
+    let unlisted = vacant
+        .iter()
+        .copied()
+        .filter(|i| listed.binary_search(i).is_err());
+    for i in unlisted.chain(order.0.iter().copied()) {
         if let Some(k) = key_at(i) {
             rebuilt.remove(k);
         }
     }
     *map = rebuilt;
     Ok(())
-}
-
-fn has_duplicates(v: &[u32]) -> bool {
-    let mut s = v.to_vec();
-    s.sort_unstable();
-    s.windows(2).any(|w| w[0] == w[1])
 }
 
 #[cfg(test)]

@@ -139,6 +139,25 @@ impl Default for WorldSettings {
     }
 }
 
+impl WorldSettings {
+    /// Every tuning number by field name; each must be finite and not negative (checked by
+    /// `World::new`, snapshots and the scenario validator alike).
+    pub fn tuning(&self) -> [(&'static str, f32); 10] {
+        [
+            ("arrive_time", self.arrive_time),
+            ("slowing_radius", self.slowing_radius),
+            ("separation_weight", self.separation_weight),
+            ("separation_range", self.separation_range),
+            ("obstacle_weight", self.obstacle_weight),
+            ("wall_weight", self.wall_weight),
+            ("grid_cell", self.grid_cell),
+            ("detour_distance", self.detour_distance),
+            ("gravity", self.gravity),
+            ("small_obstacle_radius", self.small_obstacle_radius),
+        ]
+    }
+}
+
 /// Everything a simulation owns. See the [module docs](self) for the tick.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
