@@ -80,6 +80,8 @@ pub struct SearchScratch {
     pub(crate) route_edges: Vec<u32>,
     /// Per jump link: whether the unit of the current query can make it.
     pub(crate) jumps: Vec<bool>,
+    /// The intermediate buffers of a path query (raw routes, smoothing).
+    pub(crate) path: crate::path_query::PathBuffers,
 }
 
 /// What a search found.

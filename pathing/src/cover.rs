@@ -59,6 +59,13 @@ impl CoverGeneration {
     }
 }
 
+/// Buffers of a cover query ([`ValidMap::cover_near_into`]), reused across queries.
+#[derive(Clone, Debug, Default)]
+pub struct CoverScratch {
+    /// Indices of the cover points in the query's box (sorted, deduplicated).
+    candidates: Vec<u32>,
+}
+
 /// A cover point found by a query.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CoverHit {
@@ -147,27 +154,51 @@ impl ValidMap {
     }
 
     /// The cover points within `radius` of `center` that are covered from `threat`, nearest
-    /// first (ties by index).
+    /// first (ties by index). A new vector each call; [`ValidMap::cover_near_into`] fills the
+    /// caller's.
     pub fn cover_near(&self, center: Vec2, radius: f32, threat: Vec2) -> Vec<CoverHit> {
         let mut hits = Vec::new();
+        self.cover_near_into(
+            center,
+            radius,
+            threat,
+            &mut CoverScratch::default(),
+            &mut hits,
+        );
+        hits
+    }
+
+    /// [`ValidMap::cover_near`] into the caller's buffers: `out` is cleared and refilled and
+    /// the candidates are gathered in `scratch`; both keep their capacity, so once they have
+    /// grown a query makes no allocation.
+    pub fn cover_near_into(
+        &self,
+        center: Vec2,
+        radius: f32,
+        threat: Vec2,
+        scratch: &mut CoverScratch,
+        out: &mut Vec<CoverHit>,
+    ) {
+        out.clear();
         if !center.is_finite() || radius.is_nan() || radius < 0.0 {
-            return hits;
+            return;
         }
         let r = Vec2::splat(radius);
-        let mut seen = Vec::new();
+        let seen = &mut scratch.candidates;
+        seen.clear();
         self.cover_grid.any_in_box(center - r, center + r, |i| {
             seen.push(i);
             false
         });
         seen.sort_unstable();
         seen.dedup();
-        for i in seen {
+        for &i in seen.iter() {
             let Some(point) = self.cover.get(i as usize) else {
                 continue;
             };
             let distance = (point.position - center).length();
             if distance <= radius && self.is_covered(point, threat) {
-                hits.push(CoverHit {
+                out.push(CoverHit {
                     index: i as usize,
                     point: *point,
                     distance,
@@ -175,12 +206,13 @@ impl ValidMap {
                 });
             }
         }
-        hits.sort_by(|a, b| {
+        // Indices are unique, so the order is total: an unstable sort (which needs no buffer)
+        // gives the same order as a stable one.
+        out.sort_unstable_by(|a, b| {
             a.distance
                 .total_cmp(&b.distance)
                 .then(a.index.cmp(&b.index))
         });
-        hits
     }
 
     /// The cover points within `max_offset` of the polyline `path`, ordered by distance along
@@ -358,5 +390,47 @@ mod tests {
         for h in covered {
             assert!(!m.sight_clear(Vec2::new(10.0, 39.0), h.point.position));
         }
+    }
+
+    #[test]
+    fn cover_near_into_reused_buffers_matches_a_scan_of_every_point() {
+        let m = cover_map();
+        let (mut scratch, mut hits) = (CoverScratch::default(), Vec::new());
+        let mut found = 0;
+        for (center, radius, threat) in [
+            (Vec2::new(10.0, 5.0), 4.0, Vec2::new(10.0, 30.0)),
+            (Vec2::new(10.0, 10.0), 30.0, Vec2::new(39.0, 39.0)),
+            (Vec2::new(23.0, 17.0), 6.0, Vec2::new(23.0, 39.0)),
+            (Vec2::new(10.0, 15.0), 4.0, Vec2::new(10.0, -10.0)),
+            (Vec2::new(10.0, 5.0), 0.0, Vec2::new(10.0, 30.0)),
+            (Vec2::new(f32::NAN, 5.0), 4.0, Vec2::ZERO),
+            (Vec2::new(10.0, 5.0), -1.0, Vec2::ZERO),
+        ] {
+            m.cover_near_into(center, radius, threat, &mut scratch, &mut hits);
+            assert_eq!(hits, m.cover_near(center, radius, threat));
+            // Every point of the map, filtered and sorted: the same hits.
+            let mut scan: Vec<CoverHit> = m
+                .cover_points()
+                .iter()
+                .enumerate()
+                .filter_map(|(index, point)| {
+                    let distance = (point.position - center).length();
+                    (distance <= radius && m.is_covered(point, threat)).then_some(CoverHit {
+                        index,
+                        point: *point,
+                        distance,
+                        offset: 0.0,
+                    })
+                })
+                .collect();
+            scan.sort_by(|a, b| {
+                a.distance
+                    .total_cmp(&b.distance)
+                    .then(a.index.cmp(&b.index))
+            });
+            assert_eq!(hits, scan, "{center} {radius} {threat}");
+            found += hits.len();
+        }
+        assert!(found > 10, "{found}");
     }
 }

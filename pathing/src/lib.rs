@@ -18,7 +18,7 @@ mod broad_phase;
 mod radix_heap;
 
 pub use astar::{Route, SearchFilter, SearchScratch};
-pub use cover::{CoverGeneration, CoverHit, CoverPoint};
+pub use cover::{CoverGeneration, CoverHit, CoverPoint, CoverScratch};
 pub use error::PathingError;
 pub use gap::{GapResponse, JumpDetector, JumpableGap, detect_gap};
 pub use grid_build::GridSpec;
@@ -29,7 +29,9 @@ pub use jump::{
 pub use map::Map;
 pub use navgraph::{EdgeKind, NavEdge, NavGraph, NavGraphStorage, NavNode, NodeId};
 pub use occupancy::{MAX_GRID_CELLS, OccupancyGrid};
-pub use path_query::{Leg, Narrowest, OnFailure, Path, PathQuery, Waypoint, find_path};
+pub use path_query::{
+    Leg, Narrowest, OnFailure, Path, PathQuery, Waypoint, find_path, find_path_into,
+};
 pub use polygon::PolygonObstacle;
-pub use smoothing::smooth_path;
+pub use smoothing::{smooth_path, smooth_path_into};
 pub use valid_map::{Clearance, ValidMap};

@@ -9,7 +9,7 @@ use crate::astar::{Outcome, SearchFilter, SearchScratch};
 use crate::error::{PathingError, finite_vec, non_negative};
 use crate::jump::{JumpAbility, JumpPlan, JumpRefusal, plan_jump};
 use crate::navgraph::{EdgeKind, NavGraph, NodeId};
-use crate::smoothing::kept_indices;
+use crate::smoothing::kept_indices_into;
 use crate::valid_map::{Clearance, ValidMap};
 
 /// Leeway kept when deciding whether a unit can leap a gap edge: the jump detector's default
@@ -153,7 +153,36 @@ pub struct Path {
     pub narrowest: Narrowest,
 }
 
+impl Default for Path {
+    /// No waypoints, length 0, goal not reached, clearance not met, narrowest at the origin
+    /// with clearance 0 (what [`find_path_into`] leaves in its output on an error).
+    fn default() -> Self {
+        Self {
+            waypoints: Vec::new(),
+            length: 0.0,
+            reached_goal: false,
+            clearance_met: false,
+            narrowest: Narrowest {
+                position: Vec2::ZERO,
+                clearance: 0.0,
+            },
+        }
+    }
+}
+
 impl Path {
+    /// Makes this the empty path ([`Path::default`]) keeping the waypoints' capacity.
+    pub fn clear(&mut self) {
+        self.waypoints.clear();
+        self.length = 0.0;
+        self.reached_goal = false;
+        self.clearance_met = false;
+        self.narrowest = Narrowest {
+            position: Vec2::ZERO,
+            clearance: 0.0,
+        };
+    }
+
     /// The waypoint positions.
     pub fn positions(&self) -> impl Iterator<Item = Vec2> + '_ {
         self.waypoints.iter().map(|w| w.position)
@@ -184,16 +213,72 @@ impl Path {
     }
 }
 
+/// The intermediate buffers of a path query, kept in [`SearchScratch`] so that a warm scratch
+/// plans without allocating.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PathBuffers {
+    /// The route of the current attempt (positions with the kind of the leg leaving each).
+    raw: Vec<(Vec2, Leg)>,
+    /// The route to the closest reachable point, kept for when no attempt reaches the goal.
+    fallback: Vec<(Vec2, Leg)>,
+    /// The positions of the chosen route (smoothing's input).
+    points: Vec<Vec2>,
+    /// The indices of the chosen route kept by smoothing.
+    kept: Vec<usize>,
+}
+
+/// Which buffer holds the route a query settled on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Chosen {
+    Raw,
+    Fallback,
+}
+
 /// Finds a path (see [`PathQuery`]). With a wider clearance than the radius, the path keeps it
 /// when one exists; otherwise it is the best path for the radius, `clearance_met == false`,
 /// and [`Path::narrowest`] says where it narrows. Jump links are only taken when the unit can
 /// make them ([`plan_jump`]), gaps only when it can leap them at full speed. Never panics.
+///
+/// A new [`Path`] each call; [`find_path_into`] writes into a caller's path instead.
 pub fn find_path(
     map: &ValidMap,
     graph: &NavGraph,
     query: &PathQuery,
     scratch: &mut SearchScratch,
 ) -> Result<Path, PathingError> {
+    let mut path = Path::default();
+    find_path_into(map, graph, query, scratch, &mut path)?;
+    Ok(path)
+}
+
+/// [`find_path`] into the caller's `out`: its waypoints are cleared and refilled (the vector
+/// keeps its capacity) and every other field is overwritten, and the intermediate buffers are
+/// `scratch`'s, so once `scratch` and `out` have grown to the size of the paths asked for, a
+/// query makes no allocation. The path is the one [`find_path`] returns for the same query;
+/// on an error `out` is left empty ([`Path::default`]).
+pub fn find_path_into(
+    map: &ValidMap,
+    graph: &NavGraph,
+    query: &PathQuery,
+    scratch: &mut SearchScratch,
+    out: &mut Path,
+) -> Result<(), PathingError> {
+    out.clear();
+    let mut buffers = core::mem::take(&mut scratch.path);
+    let result = plan(map, graph, query, scratch, &mut buffers, out);
+    scratch.path = buffers;
+    result
+}
+
+/// The body of [`find_path_into`], with the query's buffers taken out of the scratch.
+fn plan(
+    map: &ValidMap,
+    graph: &NavGraph,
+    query: &PathQuery,
+    scratch: &mut SearchScratch,
+    buffers: &mut PathBuffers,
+    out: &mut Path,
+) -> Result<(), PathingError> {
     query.check()?;
     let closest = query.on_failure == OnFailure::ClosestReachable;
     let r = query.radius;
@@ -233,7 +318,10 @@ pub fn find_path(
         .map_or(0.0, |a| (a.flat_range() - GAP_LEEWAY).max(0.0));
     let report_cap = (wide * 4.0).max(graph.spacing() * 4.0);
     let reach = graph.spacing() * 3.0 + wide;
-    let mut fallback: Option<Vec<(Vec2, Leg)>> = None;
+    let PathBuffers { raw, fallback, .. } = buffers;
+    let mut has_fallback = false;
+    // The attempt that reached the goal: its clearance, whether that is the query's, and
+    // whether it ended at the goal.
     let mut result = None;
     let attempts: &[(f32, bool)] = if wide > r {
         &[(wide, true), (r, false)]
@@ -242,7 +330,9 @@ pub fn find_path(
     };
     for &(c, met) in attempts {
         if goal_free && map.line_of_sight(start, goal, c) {
-            result = Some((vec![(start, Leg::Walk), (goal, Leg::Walk)], c, met, true));
+            raw.clear();
+            raw.extend([(start, Leg::Walk), (goal, Leg::Walk)]);
+            result = Some((c, met, true));
             break;
         }
         let visible = |p: Vec2| {
@@ -267,28 +357,34 @@ pub fn find_path(
             max_gap_width,
         };
         let outcome = graph.search(s, target, &filter, scratch, true);
-        let mut raw = vec![(start, Leg::Walk)];
-        raw_route(graph, scratch, &mut raw);
+        raw.clear();
+        raw.push((start, Leg::Walk));
+        raw_route(graph, scratch, raw);
         match outcome {
             Outcome::Found(_) if goal_node.is_some() => {
                 raw.push((goal, Leg::Walk));
-                result = Some((raw, c, met, true));
+                result = Some((c, met, true));
                 break;
             }
-            Outcome::Found(_) | Outcome::Closest(_) => fallback = Some(raw),
+            Outcome::Found(_) | Outcome::Closest(_) => {
+                // A later attempt's closest route replaces an earlier one.
+                core::mem::swap(raw, fallback);
+                has_fallback = true;
+            }
             Outcome::NoStart => {}
         }
     }
     scratch.jumps = jumps;
-    let (raw, c, met, reached) = match result {
+    let (chosen, c, met, reached) = match result {
         // A goal moved out of an obstacle is the closest reachable point, not the goal.
-        Some((raw, c, met, found)) => (raw, c, met, found && goal == query.goal),
-        None if closest => (
-            fallback.unwrap_or_else(|| vec![(start, Leg::Walk)]),
-            r,
-            wide <= r,
-            false,
-        ),
+        Some((c, met, found)) => (Chosen::Raw, c, met, found && goal == query.goal),
+        None if closest => {
+            if !has_fallback {
+                fallback.clear();
+                fallback.push((start, Leg::Walk));
+            }
+            (Chosen::Fallback, r, wide <= r, false)
+        }
         None => {
             return Err(PathingError::Unreachable {
                 start: query.start,
@@ -296,7 +392,15 @@ pub fn find_path(
             });
         }
     };
-    Ok(finish(map, raw, c, query.smooth, report_cap, met, reached))
+    let finish = Finish {
+        clearance: c,
+        smooth: query.smooth,
+        cap: report_cap,
+        met,
+        reached_goal: reached,
+    };
+    finish.write(map, buffers, chosen, out);
+    Ok(())
 }
 
 /// Appends the route left in `scratch` (node positions, with the kind of the leg leaving each).
@@ -318,77 +422,93 @@ fn raw_route(graph: &NavGraph, scratch: &SearchScratch, out: &mut Vec<(Vec2, Leg
     }
 }
 
-/// Smooths the raw path and measures its clearances.
-fn finish(
-    map: &ValidMap,
-    raw: Vec<(Vec2, Leg)>,
-    c: f32,
+/// How the chosen raw route becomes a [`Path`].
+struct Finish {
+    /// The clearance the route was found with (smoothing keeps it).
+    clearance: f32,
+    /// Whether to smooth.
     smooth: bool,
+    /// Clearances are measured up to this.
     cap: f32,
+    /// Whether the route keeps the query's clearance.
     met: bool,
+    /// Whether it ends at the goal.
     reached_goal: bool,
-) -> Path {
-    let points: Vec<Vec2> = raw.iter().map(|(p, _)| *p).collect();
-    let kept: Vec<(Vec2, Leg)> = if smooth {
-        kept_indices(
-            map,
-            &points,
-            |i| raw.get(i).is_some_and(|(_, l)| *l == Leg::Walk),
-            c,
-        )
-        .into_iter()
-        .filter_map(|i| raw.get(i).copied())
-        .collect()
-    } else {
-        raw
-    };
-    let mut waypoints: Vec<Waypoint> = kept
-        .iter()
-        .map(|&(position, leg)| {
-            let clearance = map.clearance_capped(position, cap);
+}
+
+impl Finish {
+    /// Smooths the chosen raw route and measures its clearances into `out` (whose waypoints
+    /// are empty).
+    fn write(&self, map: &ValidMap, buffers: &mut PathBuffers, chosen: Chosen, out: &mut Path) {
+        let PathBuffers {
+            raw,
+            fallback,
+            points,
+            kept,
+        } = buffers;
+        let raw: &[(Vec2, Leg)] = match chosen {
+            Chosen::Raw => raw,
+            Chosen::Fallback => fallback,
+        };
+        let waypoint = |&(position, leg): &(Vec2, Leg)| {
+            let clearance = map.clearance_capped(position, self.cap);
             Waypoint {
                 position,
                 clearance,
                 leg_clearance: clearance,
                 leg,
             }
-        })
-        .collect();
-    let first = waypoints.first().map_or(Vec2::ZERO, |w| w.position);
-    let mut narrowest = Narrowest {
-        position: first,
-        clearance: waypoints.first().map_or(0.0, |w| w.clearance),
-    };
-    let mut length = 0.0;
-    for i in 0..waypoints.len().saturating_sub(1) {
-        let (Some(a), Some(b)) = (waypoints.get(i).copied(), waypoints.get(i + 1).copied()) else {
-            break;
         };
-        length += (b.position - a.position).length();
-        let leg = if a.leg == Leg::Walk {
-            map.segment_clearance(a.position, b.position, a.clearance.min(b.clearance))
+        if self.smooth {
+            points.clear();
+            points.extend(raw.iter().map(|(p, _)| *p));
+            kept_indices_into(
+                map,
+                points,
+                |i| raw.get(i).is_some_and(|(_, l)| *l == Leg::Walk),
+                self.clearance,
+                kept,
+            );
+            out.waypoints
+                .extend(kept.iter().filter_map(|&i| raw.get(i)).map(waypoint));
         } else {
-            Clearance {
-                distance: a.clearance.min(b.clearance),
-                position: a.position,
-            }
+            out.waypoints.extend(raw.iter().map(waypoint));
+        }
+        let waypoints = &mut out.waypoints;
+        let first = waypoints.first().map_or(Vec2::ZERO, |w| w.position);
+        let mut narrowest = Narrowest {
+            position: first,
+            clearance: waypoints.first().map_or(0.0, |w| w.clearance),
         };
-        if let Some(w) = waypoints.get_mut(i) {
-            w.leg_clearance = leg.distance;
-        }
-        if a.leg == Leg::Walk && leg.distance < narrowest.clearance {
-            narrowest = Narrowest {
-                position: leg.position,
-                clearance: leg.distance,
+        let mut length = 0.0;
+        for i in 0..waypoints.len().saturating_sub(1) {
+            let (Some(a), Some(b)) = (waypoints.get(i).copied(), waypoints.get(i + 1).copied())
+            else {
+                break;
             };
+            length += (b.position - a.position).length();
+            let leg = if a.leg == Leg::Walk {
+                map.segment_clearance(a.position, b.position, a.clearance.min(b.clearance))
+            } else {
+                Clearance {
+                    distance: a.clearance.min(b.clearance),
+                    position: a.position,
+                }
+            };
+            if let Some(w) = waypoints.get_mut(i) {
+                w.leg_clearance = leg.distance;
+            }
+            if a.leg == Leg::Walk && leg.distance < narrowest.clearance {
+                narrowest = Narrowest {
+                    position: leg.position,
+                    clearance: leg.distance,
+                };
+            }
         }
-    }
-    Path {
-        waypoints,
-        length,
-        reached_goal,
-        clearance_met: met,
-        narrowest,
+        out.length = length;
+        out.reached_goal = self.reached_goal;
+        out.clearance_met = self.met;
+        out.narrowest = narrowest;
     }
 }
 

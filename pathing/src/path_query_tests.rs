@@ -291,3 +291,120 @@ fn deterministic_and_reports_waypoint_clearance() {
         assert!(w.leg_clearance <= w.clearance + 1e-6);
     }
 }
+
+/// Queries over several maps: detours round walls, wide and narrow clearances, a goal boxed
+/// in (unreachable: an error, or the closest point), starts and goals inside rocks, jump links
+/// (able, weak and unable units), leaps over a gap, and invalid numbers.
+fn query_suite() -> Vec<(ValidMap, NavGraph, Vec<PathQuery>)> {
+    let athlete = JumpAbility::new(9.0, 4.0, 9.81).unwrap();
+    let weak = JumpAbility::new(3.0, 2.0, 9.81).unwrap();
+    let mut walled = Map::with_bounds(Vec2::ZERO, Vec2::new(30.0, 20.0));
+    walled
+        .walls
+        .push(Wall::new(Vec2::new(15.0, 0.0), Vec2::new(15.0, 15.0)).unwrap());
+    let mut gap = Map::with_bounds(Vec2::ZERO, Vec2::new(30.0, 10.0));
+    gap.gaps.push(JumpableGap {
+        points: vec![
+            Vec2::new(14.0, 0.0),
+            Vec2::new(16.0, 0.0),
+            Vec2::new(16.0, 10.0),
+            Vec2::new(14.0, 10.0),
+        ],
+    });
+    let around = PathQuery::new(Vec2::new(5.0, 5.0), Vec2::new(25.0, 5.0), 0.5);
+    let doors = PathQuery::new(Vec2::new(10.0, 10.0), Vec2::new(30.0, 10.0), 0.5);
+    let boxed = PathQuery::new(Vec2::new(2.0, 20.0), Vec2::new(23.0, 23.0), 0.5);
+    let in_rock = Vec2::new(5.0, 5.5);
+    let across = PathQuery::new(Vec2::new(5.0, 4.0), Vec2::new(35.0, 4.0), 0.5);
+    let leap = PathQuery::new(Vec2::new(5.0, 5.0), Vec2::new(25.0, 5.0), 0.4);
+    let suite = [
+        (
+            walled,
+            vec![around, around.unsmoothed(), around.or_closest()],
+        ),
+        (
+            two_doors(),
+            vec![
+                doors,
+                doors.with_clearance(3.0),
+                doors.with_clearance(30.0),
+                doors.with_clearance(30.0).or_closest(),
+                doors.with_clearance(3.0).unsmoothed(),
+            ],
+        ),
+        (
+            boxed_goal(),
+            vec![
+                boxed,
+                boxed.or_closest(),
+                boxed.with_clearance(2.0).or_closest(),
+                PathQuery::new(in_rock, Vec2::new(15.0, 5.0), 0.5),
+                PathQuery::new(in_rock, Vec2::new(15.0, 5.0), 0.5).or_closest(),
+                PathQuery::new(Vec2::new(15.0, 5.0), in_rock, 0.5).or_closest(),
+                PathQuery::new(Vec2::new(f32::NAN, 1.0), Vec2::ONE, 0.5),
+                PathQuery::new(Vec2::new(-50.0, 1.0), Vec2::ONE, 0.5).or_closest(),
+            ],
+        ),
+        (
+            chasm(3.0),
+            vec![
+                across,
+                across.or_closest(),
+                across.with_jumps(athlete),
+                across.with_jumps(athlete).unsmoothed(),
+                across.with_jumps(weak).or_closest(),
+            ],
+        ),
+        (
+            gap,
+            vec![
+                leap,
+                leap.with_jumps(JumpAbility::default()),
+                leap.or_closest(),
+            ],
+        ),
+    ];
+    suite
+        .into_iter()
+        .map(|(m, qs)| {
+            let (map, nav) = build(m);
+            (map, nav, qs)
+        })
+        .collect()
+}
+
+#[test]
+fn find_path_into_reused_buffers_gives_the_owned_paths() {
+    let suite = query_suite();
+    let (mut scratch, mut out) = (SearchScratch::new(), Path::default());
+    let (mut errors, mut jumps, mut closest) = (0, 0, 0);
+    // Forward then backward: each query runs on buffers a different (longer or shorter) path
+    // left behind.
+    let all: Vec<_> = suite
+        .iter()
+        .flat_map(|(map, nav, queries)| queries.iter().map(move |q| (map, nav, q)))
+        .collect();
+    for (map, nav, q) in all.iter().chain(all.iter().rev()) {
+        let owned = find_path(map, nav, q, &mut SearchScratch::new());
+        let into = find_path_into(map, nav, q, &mut scratch, &mut out);
+        match owned {
+            Ok(path) => {
+                assert_eq!(into, Ok(()), "{q:?}");
+                assert_eq!(out, path, "{q:?}");
+                jumps += usize::from(path.waypoints.iter().any(|w| w.leg != Leg::Walk));
+                closest += usize::from(!path.reached_goal);
+            }
+            Err(e) => {
+                // Compared as text: an error may carry a NaN.
+                assert_eq!(format!("{into:?}"), format!("{:?}", Err::<(), _>(e)));
+                assert_eq!(out, Path::default(), "an error leaves the path empty");
+                errors += 1;
+            }
+        }
+    }
+    // The suite covers what it says.
+    assert!(
+        errors >= 8 && jumps >= 6 && closest >= 6,
+        "{errors} {jumps} {closest}"
+    );
+}
