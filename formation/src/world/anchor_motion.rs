@@ -19,8 +19,15 @@ const SETTLE_DISTANCE: f32 = 0.02;
 const SETTLE_SPEED: f32 = 0.05;
 
 impl World {
-    pub(super) fn move_anchor(&mut self, id: FormationId, dt: f32) {
-        let (p_c, v_c, lag) = self.member_stats(id);
+    /// Moves formation `id`'s anchor one tick; `stats` are its members' `(p_c, v_c, mean lag)`
+    /// (from the stage's member tallies, or [`Self::member_stats`]).
+    pub(super) fn move_anchor(
+        &mut self,
+        id: FormationId,
+        stats: (Option<Vec2>, Option<Vec2>, f32),
+        dt: f32,
+    ) {
+        let (p_c, v_c, lag) = stats;
         let leader = self.leader_of(id);
         let Some(f) = self.formations.get_mut(id) else {
             return;
@@ -139,7 +146,7 @@ impl World {
     }
 
     /// `(p_c, v_c, mean lag)` of a formation's members.
-    fn member_stats(&self, id: FormationId) -> (Option<Vec2>, Option<Vec2>, f32) {
+    pub(super) fn member_stats(&self, id: FormationId) -> (Option<Vec2>, Option<Vec2>, f32) {
         let Some(f) = self.formations.get(id) else {
             return (None, None, 0.0);
         };

@@ -6,7 +6,9 @@
 use cohort_steering::Vec2;
 
 use super::narrows::narrow_stretches;
+use super::scratch::Scratch;
 use super::{World, member_position};
+use crate::anchor::MemberAverage;
 use crate::formation::{Member, Motion};
 use crate::ids::FormationId;
 use crate::order::Order;
@@ -187,18 +189,29 @@ impl World {
     /// members their slot targets.
     pub fn update_formations(&mut self, dt: f32) {
         self.collect_formation_order();
-        self.collect_limits();
-        self.collect_extents();
+        self.collect_member_tallies();
         self.plan_passing();
         let mut order = std::mem::take(&mut self.scratch.order);
-        for &id in &order {
-            match self.formations.get(id) {
-                Some(f) if f.needs_assignment => self.assign_slots(id, true),
-                Some(_) if self.tick % REASSIGN_TICKS == 0 => self.assign_slots(id, false),
-                _ => {}
-            }
+        for (k, &id) in order.iter().enumerate() {
+            let reassigned = match self.formations.get(id) {
+                Some(f) if f.needs_assignment => {
+                    self.assign_slots(id, true);
+                    true
+                }
+                Some(_) if self.tick % REASSIGN_TICKS == 0 => {
+                    self.assign_slots(id, false);
+                    true
+                }
+                _ => false,
+            };
             self.switch_for_narrows(id);
-            self.move_anchor(id, dt);
+            // A re-assignment reorders the members, and the sums depend on the order: walk
+            // them again in the new order.
+            let stats = match self.scratch.tallies.get(k) {
+                Some(t) if !reassigned => t.stats(),
+                _ => self.member_stats(id),
+            };
+            self.move_anchor(id, stats, dt);
             self.write_slot_targets(id);
         }
         order.clear();
@@ -206,17 +219,24 @@ impl World {
         self.open_lanes();
     }
 
-    /// Formations in top-down order (roots in key order, then each subtree depth first).
+    /// Formations in top-down order (roots in key order, then each subtree depth first); the
+    /// roots alone, in key order, in `scratch.roots`.
     fn collect_formation_order(&mut self) {
-        let order = &mut self.scratch.order;
+        let Scratch {
+            order,
+            stack,
+            roots,
+            ..
+        } = &mut self.scratch;
         order.clear();
-        let stack = &mut self.scratch.stack;
         stack.clear();
+        roots.clear();
         // Room for every formation up front: the depth-first walks here and in make_way.rs
         // never hold more, so the buffer does not grow on a new arrangement once warm.
         stack.reserve(self.formations.len());
         for (id, f) in self.formations.iter() {
             if f.parent.is_none() {
+                roots.push(id);
                 stack.push(id);
                 while let Some(top) = stack.pop() {
                     order.push(top);
@@ -232,37 +252,93 @@ impl World {
         }
     }
 
-    /// Slowest top speed and weakest acceleration of each formation's subtree, bottom-up.
-    fn collect_limits(&mut self) {
-        for i in (0..self.scratch.order.len()).rev() {
-            let id = self.scratch.order[i];
-            let Some(f) = self.formations.get(id) else {
+    /// One walk over each formation's members, bottom-up (formations are in `scratch.order`
+    /// top-down), instead of one per quantity: the slowest top speed and weakest acceleration
+    /// of its subtree, its half depth and half width (radii included), and the centre,
+    /// velocity and lag of its members for [`Self::move_anchor`] (`scratch.tallies`, by
+    /// position in the order). Sub-formations' anchors have not moved yet this tick and their
+    /// `mean_lag` is last tick's, exactly as when the formation loop reaches their parent.
+    fn collect_member_tallies(&mut self) {
+        let Self {
+            units,
+            formations,
+            scratch,
+            ..
+        } = self;
+        let tallies = &mut scratch.tallies;
+        tallies.clear();
+        tallies.resize(scratch.order.len(), MemberTally::default());
+        for (k, &id) in scratch.order.iter().enumerate().rev() {
+            let Some(f) = formations.get(id) else {
                 continue;
             };
             let mut speed = f32::INFINITY;
             let mut accel = f32::INFINITY;
-            for m in &f.members {
-                match *m {
-                    Member::Unit(u) => {
-                        if let Some(u) = self.units.get(u) {
+            let mut ext = Vec2::ZERO;
+            let mut tally = MemberTally::default();
+            for (i, m) in f.members.iter().enumerate() {
+                let reach = match *m {
+                    Member::Unit(u) => match units.get(u) {
+                        Some(u) => {
                             speed = speed.min(u.body.max_speed);
                             accel = accel.min(u.body.max_force / u.body.mass);
+                            tally.average.add(u.body.position, u.body.velocity);
+                            if let Some(t) = u.slot_target {
+                                tally.lag += (t.position - u.body.position).length();
+                            }
+                            u.body.radius
                         }
-                    }
-                    Member::Formation(c) => {
-                        // A sub-formation with no units left (slowest speed 0) sets no limit:
-                        // it would stop its parent for good.
-                        if let Some(c) = self.formations.get(c).filter(|c| c.slowest_speed > 0.0) {
-                            speed = speed.min(c.slowest_speed);
-                            accel = accel.min(c.weakest_accel);
+                        None => 0.0,
+                    },
+                    Member::Formation(c) => match formations.get(c) {
+                        Some(c) => {
+                            // A sub-formation with no units left (slowest speed 0) is an
+                            // empty anchor: it sets no limit (it would stop its parent for
+                            // good) and counts neither in the centre nor in the lag.
+                            if c.slowest_speed > 0.0 {
+                                speed = speed.min(c.slowest_speed);
+                                accel = accel.min(c.weakest_accel);
+                                tally.average.add(c.anchor.position, c.anchor.velocity);
+                                tally.lag += c.mean_lag;
+                            }
+                            c.half_extent.max_element()
                         }
-                    }
+                        None => 0.0,
+                    },
+                };
+                if let Some(slot) = f.slots.get(i) {
+                    ext = ext.max(slot.offset.abs() + Vec2::splat(reach));
                 }
             }
-            if let Some(f) = self.formations.get_mut(id) {
+            if let Some(t) = tallies.get_mut(k) {
+                *t = tally;
+            }
+            if let Some(f) = formations.get_mut(id) {
                 f.slowest_speed = if speed.is_finite() { speed } else { 0.0 };
                 f.weakest_accel = if accel.is_finite() { accel } else { 0.0 };
+                f.half_extent = ext;
             }
         }
+    }
+}
+
+/// Centre, velocity and summed lag of one formation's members (see
+/// [`World::collect_member_tallies`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct MemberTally {
+    average: MemberAverage,
+    lag: f32,
+}
+
+impl MemberTally {
+    /// `(p_c, v_c, mean lag)`, as [`World::member_stats`] computes them.
+    fn stats(&self) -> (Option<Vec2>, Option<Vec2>, f32) {
+        let n = self.average.count();
+        let mean = self.average.mean();
+        (
+            mean.map(|m| m.0),
+            mean.map(|m| m.1),
+            if n > 0 { self.lag / n as f32 } else { 0.0 },
+        )
     }
 }

@@ -14,6 +14,7 @@
 use cohort_steering::{Vec2, truncate};
 
 use super::World;
+use super::scratch::Scratch;
 use crate::formation::{Formation, Member, Motion};
 use crate::ids::FormationId;
 
@@ -34,31 +35,6 @@ const PASS_MARGIN: f32 = 1.0;
 const PASS_TIME: f32 = 1.5;
 
 impl World {
-    /// Half depth and half width of every formation, radii included, bottom-up (formations
-    /// are in `scratch.order` top-down).
-    pub(super) fn collect_extents(&mut self) {
-        for i in (0..self.scratch.order.len()).rev() {
-            let id = self.scratch.order[i];
-            let Some(f) = self.formations.get(id) else {
-                continue;
-            };
-            let mut ext = Vec2::ZERO;
-            for (m, slot) in f.members.iter().zip(&f.slots) {
-                let reach = match *m {
-                    Member::Unit(u) => self.units.get(u).map_or(0.0, |u| u.body.radius),
-                    Member::Formation(c) => self
-                        .formations
-                        .get(c)
-                        .map_or(0.0, |c| c.half_extent.max_element()),
-                };
-                ext = ext.max(slot.offset.abs() + Vec2::splat(reach));
-            }
-            if let Some(f) = self.formations.get_mut(id) {
-                f.half_extent = ext;
-            }
-        }
-    }
-
     /// Sets each moving top-level formation's sideways velocity for passing an oncoming one.
     pub(super) fn plan_passing(&mut self) {
         let Self {
@@ -66,32 +42,26 @@ impl World {
             scratch,
             ..
         } = self;
-        // The top-level formations by x (the stack is free until the formation loop).
-        let roots = &mut scratch.stack;
-        let (max_reach, max_speed) = sorted_roots(formations, roots);
-        for k in 0..roots.len() {
-            let id = roots[k];
-            let Some(a) = formations.get(id) else {
-                continue;
-            };
+        let index = &mut scratch.roots_index;
+        index.build(&scratch.roots, formations);
+        for a in &index.entries {
             let v = match Lane::of(a) {
                 Some(lane) => {
-                    let r = (lane.speed + max_speed) * PASS_HORIZON
+                    // Bounds the distance to any formation passed (see `passing_velocity`).
+                    let r = (lane.speed + index.max_speed) * PASS_HORIZON
                         + lane.behind
                         + lane.half_width
-                        + 2.0 * max_reach
+                        + 2.0 * index.max_reach
                         + LANE_BEHIND
                         + PASS_MARGIN;
-                    let near = x_range(roots, formations, a.anchor.position.x, r);
-                    passing_velocity(id, a, &lane, &roots[near], formations)
+                    passing_velocity(a, &lane, index, r)
                 }
                 None => Vec2::ZERO,
             };
-            if let Some(f) = formations.get_mut(id) {
+            if let Some(f) = formations.get_mut(a.id) {
                 f.pass_velocity = v;
             }
         }
-        roots.clear();
     }
 
     /// Moves the slot targets of members standing in a moving formation's lane aside.
@@ -102,26 +72,29 @@ impl World {
             scratch,
             ..
         } = self;
-        // The top-level formations by x (the order list is free after the formation loop).
-        let roots = &mut scratch.order;
-        let (max_reach, _) = sorted_roots(formations, roots);
-        for &a_id in roots.iter() {
-            let Some(lane) = formations.get(a_id).and_then(Lane::of) else {
+        let Scratch {
+            roots,
+            roots_index: index,
+            stack,
+            ..
+        } = scratch;
+        index.build(roots, formations);
+        // Lanes open in the order of the movers' x (a member in two lanes is moved by both).
+        for a in &index.entries {
+            let Some(lane) = Lane::of(a) else {
                 continue;
             };
-            let r = lane.ahead.max(lane.behind) + lane.half_width + max_reach + LANE_MARGIN;
-            let near = x_range(roots, formations, lane.origin.x, r);
-            for &b_id in &roots[near] {
-                let Some(b) = formations.get(b_id) else {
-                    continue;
-                };
-                if b_id == a_id || !lane.reaches(b) {
-                    continue;
+            let reach = lane.ahead.max(lane.behind) + lane.half_width;
+            // Every formation in the way within `ry` (|along| + |lat| of `Lane::reaches`).
+            let rx = reach + index.max_reach + LANE_MARGIN;
+            let ry = reach + 2.0 * (index.max_reach + LANE_MARGIN);
+            index.for_each_near(a.position, rx, ry, |b| {
+                if b.id == a.id || !lane.reaches(b) {
+                    return;
                 }
                 // Every unit of b's subtree.
-                let stack = &mut scratch.stack;
                 stack.clear();
-                stack.push(b_id);
+                stack.push(b.id);
                 while let Some(top) = stack.pop() {
                     let Some(f) = formations.get(top) else {
                         continue;
@@ -139,9 +112,8 @@ impl World {
                         }
                     }
                 }
-            }
+            });
         }
-        roots.clear();
     }
 }
 
@@ -157,18 +129,18 @@ struct Lane {
 }
 
 impl Lane {
-    fn of(f: &Formation) -> Option<Self> {
-        if f.parent.is_some() || f.motion != Motion::Moving {
+    fn of(f: &RootEntry) -> Option<Self> {
+        if !f.moving {
             return None;
         }
-        let speed = f.anchor.velocity.length();
+        let speed = f.velocity.length();
         if !(speed > MOVING_SPEED) {
             return None;
         }
-        let forward = f.anchor.velocity / speed;
+        let forward = f.velocity / speed;
         // The pattern's extents are in the anchor's frame; the heading may differ a little.
         Some(Self {
-            origin: f.anchor.position,
+            origin: f.position,
             forward,
             left: forward.perp(),
             half_width: f.half_extent.y,
@@ -180,9 +152,9 @@ impl Lane {
 
     /// Whether formation `b` is in the lane's way: its bounding circle overlaps the lane,
     /// and it is not going the same way at a similar speed (following is not passing).
-    fn reaches(&self, b: &Formation) -> bool {
+    fn reaches(&self, b: &RootEntry) -> bool {
         let r = b.half_extent.length() + LANE_MARGIN;
-        let rel = b.anchor.position - self.origin;
+        let rel = b.position - self.origin;
         let along = rel.dot(self.forward);
         if along < -self.behind - r || along > self.ahead + r {
             return false;
@@ -190,7 +162,7 @@ impl Lane {
         if rel.dot(self.left).abs() > self.half_width + r {
             return false;
         }
-        b.motion != Motion::Moving || b.anchor.velocity.dot(self.forward) < 0.5 * self.speed
+        !b.moving || b.velocity.dot(self.forward) < 0.5 * self.speed
     }
 
     /// `p` moved sideways to the nearer edge of the lane if a body of `radius` there would
@@ -212,36 +184,30 @@ impl Lane {
 }
 
 /// The sideways velocity with which top-level formation `a` keeps right of oncoming ones.
-fn passing_velocity(
-    a_id: FormationId,
-    a: &Formation,
-    lane: &Lane,
-    roots: &[FormationId],
-    formations: &Formations,
-) -> Vec2 {
+/// Every formation it passes lies within `r` of it: `along` is at most the closing speed
+/// (`lane.speed` plus the fastest root's) times the horizon plus both `behind`s, and `|lat|`
+/// at most both half-widths plus the margin.
+fn passing_velocity(a: &RootEntry, lane: &Lane, index: &RootIndex, r: f32) -> Vec2 {
     let mut shift: f32 = 0.0;
-    for &b_id in roots {
-        let Some(b) = formations.get(b_id) else {
-            continue;
-        };
-        if b_id == a_id || b.motion != Motion::Moving {
-            continue;
+    index.for_each_near(a.position, r, r, |b| {
+        if b.id == a.id || !b.moving {
+            return;
         }
-        let rel = b.anchor.position - a.anchor.position;
-        if rel.dot(lane.forward) <= 0.0 || b.anchor.velocity.dot(lane.forward) >= 0.0 {
-            continue;
+        let rel = b.position - a.position;
+        if rel.dot(lane.forward) <= 0.0 || b.velocity.dot(lane.forward) >= 0.0 {
+            return;
         }
         let Some(other) = Lane::of(b) else {
-            continue;
+            return;
         };
         if lane.forward.dot(other.forward) > -0.5 {
-            continue;
+            return;
         }
         let along = rel.dot(lane.forward);
-        let closing = (a.anchor.velocity - b.anchor.velocity).dot(lane.forward);
+        let closing = (a.velocity - b.velocity).dot(lane.forward);
         let horizon = closing.max(0.0) * PASS_HORIZON + lane.behind + other.behind;
         if along <= 0.0 || along > horizon {
-            continue;
+            return;
         }
         // b's offset to a's left; both keep right, so each needs half the missing room.
         let lat = rel.dot(lane.left);
@@ -249,7 +215,7 @@ fn passing_velocity(
         if lat.abs() < need {
             shift = shift.max(0.5 * (need - lat));
         }
-    }
+    });
     if shift <= 0.0 {
         return Vec2::ZERO;
     }
@@ -258,33 +224,127 @@ fn passing_velocity(
 
 type Formations = slotmap::SlotMap<FormationId, Formation>;
 
-/// Fills `out` with the top-level formations sorted by anchor x (ties by key, so the order is
-/// deterministic); returns the largest half-extent length and the largest anchor speed among
-/// them.
-fn sorted_roots(formations: &Formations, out: &mut Vec<FormationId>) -> (f32, f32) {
-    out.clear();
-    let (mut reach, mut speed) = (0.0f32, 0.0f32);
-    for (id, f) in formations.iter() {
-        if f.parent.is_none() {
-            out.push(id);
-            reach = reach.max(f.half_extent.length());
-            speed = speed.max(f.anchor.velocity.length());
-        }
-    }
-    let x = |id: &FormationId| formations.get(*id).map_or(0.0, |f| f.anchor.position.x);
-    out.sort_unstable_by(|a, b| x(a).total_cmp(&x(b)).then(a.cmp(b)));
-    (reach, speed)
+/// Height (metres) of the strips of y the top-level formations are bucketed in.
+const STRIP_HEIGHT: f32 = 8.0;
+
+/// A top-level formation as make way sees it (copied once per use, so the comparisons between
+/// formations read a dense array instead of the formations' slot map).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootEntry {
+    id: FormationId,
+    position: Vec2,
+    velocity: Vec2,
+    half_extent: Vec2,
+    moving: bool,
+    slowest_speed: f32,
 }
 
-/// The index range of `sorted` (by anchor x) whose anchors lie within `r` of `x` in x.
-fn x_range(
-    sorted: &[FormationId],
-    formations: &Formations,
-    x: f32,
-    r: f32,
-) -> std::ops::Range<usize> {
-    let at = |id: &FormationId| formations.get(*id).map_or(0.0, |f| f.anchor.position.x);
-    let lo = sorted.partition_point(|id| at(id) < x - r);
-    let hi = sorted.partition_point(|id| at(id) <= x + r);
-    lo..hi.max(lo)
+/// The top-level formations sorted by anchor x (ties by key, so the order is deterministic),
+/// and bucketed in strips of y, by x within each strip: a query looks at the strips its
+/// y-range covers and, in each, at the x-range only, so the comparisons between formations
+/// grow with their density, not with the square of their number.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RootIndex {
+    entries: Vec<RootEntry>,
+    /// `(anchor x, index into entries)`, strip by strip.
+    cells: Vec<(f32, u32)>,
+    /// Strip `s` holds `cells[starts[s]..starts[s + 1]]`.
+    starts: Vec<u32>,
+    y0: f32,
+    strip: f32,
+    /// Largest half-extent length among the roots.
+    max_reach: f32,
+    /// Largest anchor speed among the roots.
+    max_speed: f32,
+}
+
+impl RootIndex {
+    /// Rebuilds the index from `roots` (allocates nothing once its buffers are as large as
+    /// the number of roots).
+    fn build(&mut self, roots: &[FormationId], formations: &Formations) {
+        self.entries.clear();
+        let (mut reach, mut speed) = (0.0f32, 0.0f32);
+        let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
+        for &id in roots {
+            let Some(f) = formations.get(id) else {
+                continue;
+            };
+            reach = reach.max(f.half_extent.length());
+            speed = speed.max(f.anchor.velocity.length());
+            let y = f.anchor.position.y;
+            if y.is_finite() {
+                lo = lo.min(y);
+                hi = hi.max(y);
+            }
+            self.entries.push(RootEntry {
+                id,
+                position: f.anchor.position,
+                velocity: f.anchor.velocity,
+                half_extent: f.half_extent,
+                moving: f.motion == Motion::Moving,
+                slowest_speed: f.slowest_speed,
+            });
+        }
+        self.max_reach = reach;
+        self.max_speed = speed;
+        self.entries
+            .sort_unstable_by(|a, b| a.position.x.total_cmp(&b.position.x).then(a.id.cmp(&b.id)));
+        // At most one strip per root, so the buffers stay as large as the roots.
+        let cap = self.entries.len().max(1);
+        let span = if hi >= lo { hi - lo } else { 0.0 };
+        self.y0 = if lo.is_finite() { lo } else { 0.0 };
+        self.strip = STRIP_HEIGHT.max(span / cap as f32);
+        let n = ((span / self.strip) as usize).saturating_add(1).min(cap);
+        self.starts.clear();
+        self.starts.resize(n + 1, 0);
+        for e in &self.entries {
+            let s = self.strip_of(e.position.y, n);
+            self.starts[s + 1] += 1;
+        }
+        for s in 0..n {
+            self.starts[s + 1] += self.starts[s];
+        }
+        // Counting sort by strip, stable, so each strip stays sorted by x; `starts[s]` is
+        // strip s's cursor and ends as strip s + 1's start.
+        self.cells.clear();
+        self.cells.resize(self.entries.len(), (0.0, 0));
+        for (i, e) in self.entries.iter().enumerate() {
+            let s = self.strip_of(e.position.y, n);
+            let at = self.starts[s] as usize;
+            self.cells[at] = (e.position.x, i as u32);
+            self.starts[s] += 1;
+        }
+        for s in (1..n).rev() {
+            self.starts[s] = self.starts[s - 1];
+        }
+        self.starts[0] = 0;
+    }
+
+    /// The strip of `y` among `n` strips (the first for NaN, clamped to the last).
+    fn strip_of(&self, y: f32, n: usize) -> usize {
+        let t = (y - self.y0) / self.strip;
+        // `as` saturates: negative and NaN give 0.
+        (t as usize).min(n.saturating_sub(1))
+    }
+
+    /// Calls `visit` with every root whose anchor lies within `rx` of `at` in x and in a
+    /// strip that meets `at.y ± ry` (so at least every root within `ry` in y).
+    fn for_each_near(&self, at: Vec2, rx: f32, ry: f32, mut visit: impl FnMut(&RootEntry)) {
+        let n = self.starts.len().saturating_sub(1);
+        if n == 0 {
+            return;
+        }
+        let first = self.strip_of(at.y - ry, n);
+        let last = self.strip_of(at.y + ry, n);
+        for s in first..=last {
+            let strip = &self.cells[self.starts[s] as usize..self.starts[s + 1] as usize];
+            let lo = strip.partition_point(|c| c.0 < at.x - rx);
+            let hi = strip.partition_point(|c| c.0 <= at.x + rx).max(lo);
+            for &(_, i) in &strip[lo..hi] {
+                if let Some(e) = self.entries.get(i as usize) {
+                    visit(e);
+                }
+            }
+        }
+    }
 }
