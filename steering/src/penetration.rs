@@ -11,8 +11,14 @@ use glam::Vec2;
 
 use crate::body::Body;
 use crate::error::SteeringError;
-use crate::geometry::{CircleObstacle, Wall, segment_intersection};
 use crate::grid::{CellGrid, NeighbourSearch};
+
+mod static_geometry;
+
+pub use static_geometry::{
+    constrain_to_static, crosses_wall, push_out_of_circle, push_out_of_wall, remove_velocity_into,
+    stop_at_wall,
+};
 
 /// The deterministic unit direction from body `i` to body `j` used when their centres
 /// coincide: a hash of the two indices gives a direction spread over the circle (integer
@@ -69,6 +75,9 @@ pub struct PenetrationSolver {
     pairs: Vec<(u32, u32)>,
     /// Positions when the candidates were collected.
     anchors: Vec<Vec2>,
+    /// Set by [`Self::seed_candidates`]: the margin the handed-in candidates were collected
+    /// with, used by the next [`Self::resolve`] instead of collecting its own.
+    seeded_margin: Option<f32>,
     positions: Vec<Vec2>,
     radii: Vec<f32>,
 }
@@ -83,9 +92,33 @@ impl PenetrationSolver {
             candidates: Vec::new(),
             pairs: Vec::new(),
             anchors: Vec::new(),
+            seeded_margin: None,
             positions: Vec::new(),
             radii: Vec::new(),
         })
+    }
+
+    /// Hands the next [`Self::resolve`] its candidate pairs, collected by the caller during a
+    /// neighbour pass of its own (the world's steering stage visits every body's neighbours
+    /// anyway), so that call neither rebuilds the grid nor queries it.
+    ///
+    /// Copies `anchors` (the positions the pairs were measured at) and returns the emptied
+    /// candidate buffer, which the caller fills with every pair `(i, j)`, `i < j`, whose
+    /// distance at `anchors` is below `r_i + r_j + margin`, ordered by `i` (pairs of equal `i`
+    /// in any fixed order). The next `resolve` checks that no circle has moved more than
+    /// `margin / 2` from its anchor (so no overlapping pair can be missing) and collects its
+    /// own candidates when one has, or when the circle count differs from `anchors`. A
+    /// non-finite or negative `margin` counts as 0.
+    pub fn seed_candidates(&mut self, anchors: &[Vec2], margin: f32) -> &mut Vec<(u32, u32)> {
+        self.anchors.clear();
+        self.anchors.extend_from_slice(anchors);
+        self.seeded_margin = Some(if margin > 0.0 && margin.is_finite() {
+            margin
+        } else {
+            0.0
+        });
+        self.candidates.clear();
+        &mut self.candidates
     }
 
     /// Moves overlapping circles apart: circle `i` has centre `positions[i]` and radius
@@ -113,19 +146,29 @@ impl PenetrationSolver {
             return ResolveStats::default();
         };
         let mut stats = ResolveStats::default();
+        let seeded = self.seeded_margin.take();
         if iterations == 0 {
             return stats;
         }
         let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));
-        let margin = max_radius * CANDIDATE_MARGIN;
-        let drift_sq = (margin * 0.5) * (margin * 0.5);
-        let mut stale = true;
+        let own_margin = max_radius * CANDIDATE_MARGIN;
+        // Handed-in candidates stand while every circle is within half their margin of its
+        // anchor; else the solver collects its own.
+        let (mut stale, mut drift_sq) = match seeded {
+            Some(m) if self.anchors.len() == n => {
+                let limit_sq = (m * 0.5) * (m * 0.5);
+                let moved = (0..n as u32).any(|k| drifted(positions, &self.anchors, k, limit_sq));
+                (moved, limit_sq)
+            }
+            _ => (true, 0.0),
+        };
         for _ in 0..iterations {
             if stale {
                 self.grid.rebuild(positions);
-                self.collect_candidates(positions, radii, margin);
+                self.collect_candidates(positions, radii, own_margin);
                 self.anchors.clear();
                 self.anchors.extend_from_slice(positions);
+                drift_sq = (own_margin * 0.5) * (own_margin * 0.5);
                 stale = false;
             }
             // The pairs overlapping now, in candidate order.
@@ -175,6 +218,7 @@ impl PenetrationSolver {
         let (Some(positions), Some(radii)) = (positions.get(..n), radii.get(..n)) else {
             return 0.0;
         };
+        self.seeded_margin = None;
         self.grid.rebuild(positions);
         self.collect_candidates(positions, radii, 0.0);
         self.candidates
@@ -254,105 +298,6 @@ fn separate_pair(positions: &mut [Vec2], radii: &[f32], i: u32, j: u32) -> f32 {
         *b += half;
     }
     depth
-}
-
-/// `velocity` without its component into a surface whose outward unit normal is `normal`
-/// (the component along `normal` is kept if it points away from the surface).
-#[inline]
-pub fn remove_velocity_into(velocity: Vec2, normal: Vec2) -> Vec2 {
-    velocity - normal * velocity.dot(normal).min(0.0)
-}
-
-/// The wall normal pointing to the side a point at signed distance `offset` (along
-/// `wall.normal`) is on; for a point on the wall's line, the side opposite `velocity` (where the
-/// body came from), else the facing side.
-fn side_normal(wall: &Wall, offset: f32, velocity: Vec2) -> Vec2 {
-    if offset < 0.0 || (offset == 0.0 && velocity.dot(wall.normal) > 0.0) {
-        -wall.normal
-    } else {
-        wall.normal
-    }
-}
-
-/// Pushes `body` out of `obstacle` to the nearest point where they just touch, and removes
-/// the velocity component into the obstacle. A body exactly at the centre leaves back the way
-/// it came (`-velocity`), else behind it (`-heading`), else along `+x`. Returns whether it
-/// was moved.
-pub fn push_out_of_circle(body: &mut Body, obstacle: &CircleObstacle) -> bool {
-    let clearance = sane_radius(body.radius) + sane_radius(obstacle.radius);
-    let d = body.position - obstacle.center;
-    let exit = || {
-        let back = (-body.velocity).try_normalize();
-        back.or((-body.heading).try_normalize()).unwrap_or(Vec2::X)
-    };
-    let Some((normal, _)) = penetration(d, clearance, exit) else {
-        return false;
-    };
-    body.position = obstacle.center + normal * clearance;
-    body.velocity = remove_velocity_into(body.velocity, normal);
-    true
-}
-
-/// Pushes `body` away from `wall` (a segment of no thickness) so its centre is at least its
-/// radius from the segment, on the side it is already on, and removes the velocity component
-/// into the wall. Near an end the segment is rounded (the push is away from the end point).
-/// A centre exactly on the segment leaves along the wall normal, to the side opposite its
-/// velocity (the side it came from), else the wall's facing side. Returns whether it moved.
-pub fn push_out_of_wall(body: &mut Body, wall: &Wall) -> bool {
-    let r = sane_radius(body.radius);
-    let closest = wall.closest_point(body.position);
-    let on_line = || side_normal(wall, 0.0, body.velocity);
-    let Some((normal, _)) = penetration(body.position - closest, r, on_line) else {
-        return false;
-    };
-    body.position = closest + normal * r;
-    body.velocity = remove_velocity_into(body.velocity, normal);
-    true
-}
-
-/// Where the straight move `from → to` of a body's centre crosses `wall`: the fraction of the
-/// move and the point. `None` when it does not cross (or the move is degenerate).
-#[inline]
-pub fn crosses_wall(from: Vec2, to: Vec2, wall: &Wall) -> Option<(f32, Vec2)> {
-    segment_intersection(from, to, wall.from, wall.to)
-}
-
-/// Stops a body that tunnelled through `wall` in one step: if the move from `previous` to
-/// `body.position` crosses the wall, the centre is put back on `previous`'s side, one radius
-/// from the crossing point along the wall normal, and the velocity component into the wall is
-/// removed. Returns whether the body was stopped.
-pub fn stop_at_wall(body: &mut Body, previous: Vec2, wall: &Wall) -> bool {
-    let Some((_, hit)) = crosses_wall(previous, body.position, wall) else {
-        return false;
-    };
-    let side = (previous - wall.from).dot(wall.normal);
-    let normal = side_normal(wall, side, body.velocity);
-    body.position = hit + normal * sane_radius(body.radius);
-    body.velocity = remove_velocity_into(body.velocity, normal);
-    true
-}
-
-/// Applies every static constraint to one body, in a fixed order: [`stop_at_wall`] for each
-/// wall (against `previous`, the position before this step), then [`push_out_of_wall`] for
-/// each wall, then [`push_out_of_circle`] for each obstacle. Returns whether anything moved
-/// the body. One pass: in a tight corner a later push can undo an earlier one by a little.
-pub fn constrain_to_static(
-    body: &mut Body,
-    previous: Vec2,
-    obstacles: &[CircleObstacle],
-    walls: &[Wall],
-) -> bool {
-    let mut moved = false;
-    for wall in walls {
-        moved |= stop_at_wall(body, previous, wall);
-    }
-    for wall in walls {
-        moved |= push_out_of_wall(body, wall);
-    }
-    for obstacle in obstacles {
-        moved |= push_out_of_circle(body, obstacle);
-    }
-    moved
 }
 
 #[cfg(test)]
@@ -464,6 +409,65 @@ mod tests {
         assert!(depth < 0.01 * 0.4, "deepest overlap {depth}");
     }
 
+    /// The pairs a caller collects with a grid of the same cell size, at positions every
+    /// circle then moves less than half the margin from.
+    fn seeded(s: &mut PenetrationSolver, anchors: &[Vec2], radii: &[f32], margin: f32) {
+        let mut grid = CellGrid::new(Vec2::splat(-20.0), Vec2::splat(20.0), 1.0).unwrap();
+        grid.rebuild(anchors);
+        let max_r = radii.iter().fold(0.0f32, |m, &r| m.max(r));
+        let pairs = s.seed_candidates(anchors, margin);
+        for (i, &p) in anchors.iter().enumerate() {
+            let i = i as u32;
+            grid.for_each_in_radius(p, radii[i as usize] + max_r + margin, |j, q| {
+                let sum = radii[i as usize] + radii[j as usize] + margin;
+                if j > i && (q - p).length_squared() < sum * sum {
+                    pairs.push((i, j));
+                }
+            });
+        }
+    }
+
+    /// Handed-in candidates give the same separation as the solver's own collection, and
+    /// a circle moved farther than half their margin makes the solver collect its own.
+    #[test]
+    fn seeded_candidates_separate_like_collected_ones() {
+        let mut rng = SimRng::seed_from(5);
+        let n = 150;
+        let radii: Vec<f32> = (0..n).map(|_| rng.range(0.4, 0.6)).collect();
+        let anchors: Vec<Vec2> = (0..n)
+            .map(|_| Vec2::new(rng.range(-6.0, 6.0), rng.range(-6.0, 6.0)))
+            .collect();
+        let margin = 0.5;
+        let moved: Vec<Vec2> = anchors
+            .iter()
+            .map(|&p| p + Vec2::new(rng.range(-0.17, 0.17), rng.range(-0.17, 0.17)))
+            .collect();
+        let (mut own, mut handed) = (solver(), solver());
+        let mut a = moved.clone();
+        own.resolve(&mut a, &radii, 6);
+        let mut b = moved.clone();
+        seeded(&mut handed, &anchors, &radii, margin);
+        handed.resolve(&mut b, &radii, 6);
+        let (da, db) = (
+            own.deepest_overlap(&a, &radii),
+            handed.deepest_overlap(&b, &radii),
+        );
+        assert!(db <= da.max(1e-3) * 1.5, "seeded {db} vs own {da}");
+        // Seeded from positions 2 m away: every circle drifted, the seed is ignored.
+        let far: Vec<Vec2> = moved.iter().map(|&p| p + Vec2::new(2.0, 0.0)).collect();
+        let mut c = moved.clone();
+        handed.seed_candidates(&far, margin);
+        handed.resolve(&mut c, &radii, 6);
+        let mut d = moved.clone();
+        solver().resolve(&mut d, &radii, 6);
+        assert_eq!(c, d, "a stale seed must give the solver's own result");
+        // A seed for another number of circles is ignored too.
+        let mut e = moved.clone();
+        handed.seed_candidates(&anchors[..10], margin);
+        handed.resolve(&mut e, &radii, 6);
+        assert_eq!(e, d);
+    }
+
     proptest! {
         #[test]
         fn random_sets_end_without_overlap(
@@ -480,68 +484,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn pushed_out_of_circle() {
-        let obstacle = CircleObstacle::new(Vec2::ZERO, 2.0).unwrap();
-        let mut b = at(Vec2::new(1.0, 0.0), Vec2::new(-1.0, 1.0));
-        assert!(push_out_of_circle(&mut b, &obstacle));
-        assert!(close(b.position, Vec2::new(2.5, 0.0)));
-        assert!(close(b.velocity, Vec2::new(0.0, 1.0)));
-        assert!(!push_out_of_circle(&mut b, &obstacle));
-        // At the very centre: back the way it came.
-        let mut b = at(Vec2::ZERO, Vec2::new(0.0, 2.0));
-        assert!(push_out_of_circle(&mut b, &obstacle));
-        assert!(close(b.position, Vec2::new(0.0, -2.5)));
-        assert!(close(b.velocity, Vec2::ZERO));
-    }
-
-    #[test]
-    fn pushed_out_of_wall_on_its_own_side() {
-        let wall = Wall::new(Vec2::ZERO, Vec2::new(10.0, 0.0)).unwrap();
-        let end = Vec2::new(10.0, 0.0);
-        for (start, velocity, want) in [
-            (
-                Vec2::new(5.0, 0.2),
-                Vec2::new(1.0, -1.0),
-                Vec2::new(5.0, 0.5),
-            ),
-            (Vec2::new(5.0, -0.2), Vec2::ZERO, Vec2::new(5.0, -0.5)),
-            // On the segment, moving up: came from below, goes back below.
-            (Vec2::new(5.0, 0.0), Vec2::Y, Vec2::new(5.0, -0.5)),
-            // Rounded end.
-            (
-                Vec2::new(10.3, 0.3),
-                Vec2::ZERO,
-                end + Vec2::ONE.normalize() * 0.5,
-            ),
-            (Vec2::new(10.3, 0.0), Vec2::ZERO, Vec2::new(10.5, 0.0)),
-        ] {
-            let mut b = at(start, velocity);
-            assert!(push_out_of_wall(&mut b, &wall));
-            assert!(close(b.position, want), "{start} -> {}", b.position);
-            assert!(b.velocity.dot(b.position - wall.closest_point(b.position)) >= 0.0);
-        }
-        let mut far = at(Vec2::new(12.0, 0.0), Vec2::ZERO);
-        assert!(!push_out_of_wall(&mut far, &wall));
-    }
-
-    #[test]
-    fn tunnelling_is_stopped() {
-        let wall = Wall::new(Vec2::ZERO, Vec2::new(10.0, 0.0)).unwrap();
-        let (hit_t, hit) = crosses_wall(Vec2::new(5.0, 1.0), Vec2::new(5.0, -3.0), &wall).unwrap();
-        assert!((hit_t - 0.25).abs() < 1e-6 && close(hit, Vec2::new(5.0, 0.0)));
-        assert!(crosses_wall(Vec2::new(5.0, 1.0), Vec2::new(5.0, 0.1), &wall).is_none());
-        assert!(crosses_wall(Vec2::new(11.0, 1.0), Vec2::new(11.0, -1.0), &wall).is_none());
-        let mut b = at(Vec2::new(5.0, -3.0), Vec2::new(1.0, -4.0));
-        let previous = Vec2::new(5.0, 1.0);
-        assert!(constrain_to_static(&mut b, previous, &[], &[wall]));
-        assert!(close(b.position, Vec2::new(5.0, 0.5)));
-        assert!(close(b.velocity, Vec2::new(1.0, 0.0)));
-        // From below, through the back of the wall.
-        let mut b = at(Vec2::new(2.0, 3.0), Vec2::ZERO);
-        assert!(stop_at_wall(&mut b, Vec2::new(2.0, -1.0), &wall));
-        assert!(close(b.position, Vec2::new(2.0, -0.5)));
     }
 }

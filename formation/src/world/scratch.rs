@@ -31,6 +31,8 @@ pub struct Scratch {
     pub(crate) smoothers: Vec<cohort_steering::locomotion::HeadingSmoother>,
     pub(crate) grid: Option<CellGrid>,
     pub(crate) solver: Option<PenetrationSolver>,
+    /// Candidate pairs of the penetration solver per chunk of the parallel steering stage.
+    pub(crate) chunk_pairs: Vec<Vec<(u32, u32)>>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
     pub(crate) order: Vec<FormationId>,
@@ -51,6 +53,12 @@ pub struct Scratch {
     pub(crate) targets: Vec<(crate::formation::Member, crate::formation::SlotTarget)>,
     /// Units that reached a take-off point this tick (see `world/jumps.rs`).
     pub(crate) launches: Vec<UnitId>,
+    /// The path a detour is planned into (see `world/detours.rs`).
+    pub(crate) detour_path: cohort_pathing::Path,
+    /// The plan a detour is made from.
+    pub(crate) detour_plan: super::terrain::PathPlan,
+    /// Buffers of the overwatch stage's cover updates (see `world/overwatch.rs`).
+    pub(crate) overwatch: super::overwatch::OverwatchScratch,
 }
 
 impl Clone for Scratch {

@@ -6,8 +6,8 @@ use cohort_steering::behaviours::{
 };
 use cohort_steering::combine::ForceAccumulator;
 use cohort_steering::grid::{BruteForceSearch, CellGrid, NeighbourSearch};
-use cohort_steering::locomotion::integrate;
-use cohort_steering::penetration::{PenetrationSolver, constrain_to_static};
+use cohort_steering::locomotion::{integrate, sanitize_dt};
+use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver, constrain_to_static};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall, locomotion::turn_towards};
 
 use super::{Scratch, Terrain, Unit, World, WorldSettings};
@@ -26,7 +26,7 @@ const FREE_REACH_SLACK: f32 = 1e-3;
 impl World {
     /// Stage 3: every unit's behaviours are evaluated and combined into one force, in unit-key
     /// order, from positions at the start of the stage.
-    pub fn steer_units(&mut self, _dt: f32) {
+    pub fn steer_units(&mut self, dt: f32) {
         self.plan_detours();
         let Self {
             units,
@@ -45,6 +45,15 @@ impl World {
             (max_radius * range_scale).max(0.1)
         };
         ensure_grid(scratch, terrain, cell);
+        // The penetration solver's candidate pairs are collected by the separation pass: with
+        // a margin covering one tick of motion of both units, they still hold after stage 4
+        // (the solver checks that, and collects its own when a unit moved farther).
+        let fastest = scratch
+            .bodies
+            .iter()
+            .fold(0.0f32, |m, b| m.max(b.max_speed));
+        let pair_margin = max_radius * CANDIDATE_MARGIN + 2.0 * fastest * sanitize_dt(dt);
+        let share_pairs = pair_margin.is_finite() && pair_margin <= cell;
         let Scratch {
             bodies,
             goals,
@@ -52,8 +61,10 @@ impl World {
             free_reach,
             positions,
             grid,
+            solver,
             near_obstacles,
             near_walls,
+            chunk_pairs,
             ..
         } = scratch;
         forces.clear();
@@ -72,19 +83,31 @@ impl World {
             bodies,
             settings,
             max_radius,
+            pair_margin,
             arrive: &arrive,
             walls: &walls_params,
             obstacles: &obstacle_params,
         };
+        let out = SteerOutput {
+            forces,
+            free_reach,
+            near_obstacles,
+            near_walls,
+            chunk_pairs,
+        };
         match grid.as_mut() {
             Some(g) if !settings.brute_force_neighbours => {
                 g.rebuild(positions);
-                ctx.steer_all(&*g, forces, free_reach, near_obstacles, near_walls);
+                let pairs = solver
+                    .as_mut()
+                    .filter(|_| share_pairs)
+                    .map(|s| s.seed_candidates(positions, pair_margin));
+                ctx.steer_all(&*g, out, pairs);
             }
             _ => {
                 let mut brute = BruteForceSearch::new();
                 brute.rebuild(positions);
-                ctx.steer_all(&brute, forces, free_reach, near_obstacles, near_walls);
+                ctx.steer_all(&brute, out, None);
             }
         }
     }
@@ -185,46 +208,69 @@ struct SteerContext<'a> {
     bodies: &'a [Body],
     settings: &'a WorldSettings,
     max_radius: f32,
+    /// Margin of the penetration solver's candidate pairs collected during separation.
+    pair_margin: f32,
     arrive: &'a ArriveParams,
     walls: &'a WallAvoidanceParams,
     obstacles: &'a ObstacleAvoidanceParams,
 }
 
 impl SteerContext<'_> {
-    /// The force of every unit, in unit-key order, into `forces` (as long as `bodies`).
+    /// The force of every unit, in unit-key order, into `out.forces` (as long as `bodies`),
+    /// and, when `pairs` is given, the penetration solver's candidate pairs into it.
     ///
     /// With the `parallel` feature, when rayon's current pool has more than one thread, the
-    /// units are split into chunks steered on its threads; each force depends only on the
-    /// stage's inputs, so the result is bit-identical to the single-thread loop (which runs
-    /// in a one-thread pool, and without the feature).
+    /// units are split into chunks steered on its threads (each chunk's pairs into a buffer
+    /// of its own, appended in chunk order); each force depends only on the stage's inputs,
+    /// so the result is bit-identical to the single-thread loop (which runs in a one-thread
+    /// pool, and without the feature).
     fn steer_all<S: NeighbourSearch + Sync>(
         &self,
         search: &S,
-        forces: &mut [Vec2],
-        free_reach: &mut [f32],
-        near_obstacles: &mut Vec<CircleObstacle>,
-        near_walls: &mut Vec<Wall>,
+        out: SteerOutput<'_>,
+        mut pairs: Option<&mut Vec<(u32, u32)>>,
     ) {
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
-            forces
+            let chunks = out.forces.len().div_ceil(PARALLEL_CHUNK);
+            if out.chunk_pairs.len() < chunks {
+                out.chunk_pairs.resize_with(chunks, Vec::new);
+            }
+            let share = pairs.is_some();
+            out.forces
                 .par_chunks_mut(PARALLEL_CHUNK)
-                .zip(free_reach.par_chunks_mut(PARALLEL_CHUNK))
+                .zip(out.free_reach.par_chunks_mut(PARALLEL_CHUNK))
+                .zip(out.chunk_pairs.par_iter_mut())
                 .enumerate()
                 .for_each_init(
                     || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, (chunk, free))| {
+                    |(obstacles, walls), (c, ((chunk, free), chunk_pairs))| {
+                        chunk_pairs.clear();
                         for (k, (force, free)) in chunk.iter_mut().zip(free).enumerate() {
                             let i = c * PARALLEL_CHUNK + k;
-                            (*force, *free) = self.steer_one(i, search, obstacles, walls);
+                            let sink = share.then_some(&mut *chunk_pairs);
+                            (*force, *free) = self.steer_one(i, search, obstacles, walls, sink);
                         }
                     },
                 );
+            if let Some(pairs) = pairs {
+                for chunk_pairs in out.chunk_pairs.iter().take(chunks) {
+                    pairs.extend_from_slice(chunk_pairs);
+                }
+            }
             return;
         }
+        let SteerOutput {
+            forces,
+            free_reach,
+            near_obstacles,
+            near_walls,
+            ..
+        } = out;
         for (i, (force, free)) in forces.iter_mut().zip(free_reach).enumerate() {
-            (*force, *free) = self.steer_one(i, search, near_obstacles, near_walls);
+            (*force, *free) =
+                self.steer_one(i, search, near_obstacles, near_walls, pairs.as_deref_mut());
         }
     }
 
@@ -237,6 +283,7 @@ impl SteerContext<'_> {
         search: &S,
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
+        pairs: Option<&mut Vec<(u32, u32)>>,
     ) -> (Vec2, f32) {
         let (Some(&body), Some(&(goal, goal_velocity))) = (self.bodies.get(i), self.goals.get(i))
         else {
@@ -270,8 +317,20 @@ impl SteerContext<'_> {
                 self.bodies,
                 self.max_radius,
                 settings.separation_range,
+                pairs.map(|p| (p, self.pair_margin)),
             );
             acc.add_weighted(settings.separation_weight, sep);
+        } else if let Some(pairs) = pairs {
+            // Spent before separation: the solver's pairs are still needed.
+            collect_pairs(
+                &body,
+                i as u32,
+                search,
+                self.bodies,
+                self.max_radius,
+                pairs,
+                self.pair_margin,
+            );
         }
         // 4. arrive at the slot (or the next detour point, or stop where it is).
         if !acc.is_spent() {
@@ -282,7 +341,9 @@ impl SteerContext<'_> {
 }
 
 /// Separation for formation members: away from each neighbour closer than
-/// `range × (r_i + r_j)`, growing as the gap closes, zero beyond.
+/// `range × (r_i + r_j)`, growing as the gap closes, zero beyond. With `pairs`, the same
+/// neighbour pass also records every pair `(me, j)`, `j > me`, closer than
+/// `r_me + r_j + margin` (in the search's visiting order).
 #[inline]
 fn separation_force<S: NeighbourSearch>(
     body: &Body,
@@ -291,9 +352,13 @@ fn separation_force<S: NeighbourSearch>(
     bodies: &[Body],
     max_radius: f32,
     range: f32,
+    mut pairs: Option<(&mut Vec<(u32, u32)>, f32)>,
 ) -> Vec2 {
     let range = range.max(1.0);
-    let reach = (body.radius + max_radius) * range;
+    let mut reach = (body.radius + max_radius) * range;
+    if let Some((_, margin)) = pairs {
+        reach = reach.max(body.radius + max_radius + margin);
+    }
     let mut force = Vec2::ZERO;
     search.for_each_in_radius(body.position, reach, |j, p| {
         if j == me {
@@ -302,9 +367,15 @@ fn separation_force<S: NeighbourSearch>(
         let Some(other) = bodies.get(j as usize) else {
             return;
         };
-        let comfort = (body.radius + other.radius) * range;
         let away = body.position - p;
         let d_sq = away.length_squared();
+        if let Some((pairs, margin)) = pairs.as_mut() {
+            let sum = body.radius + other.radius + *margin;
+            if j > me && d_sq < sum * sum {
+                pairs.push((me, j));
+            }
+        }
+        let comfort = (body.radius + other.radius) * range;
         if d_sq >= comfort * comfort {
             return;
         }
@@ -318,6 +389,39 @@ fn separation_force<S: NeighbourSearch>(
         force += dir * (body.max_force * (comfort - d) / comfort);
     });
     force
+}
+
+/// The pairs of [`separation_force`] alone, for a unit whose force budget was spent before
+/// separation.
+fn collect_pairs<S: NeighbourSearch>(
+    body: &Body,
+    me: u32,
+    search: &S,
+    bodies: &[Body],
+    max_radius: f32,
+    pairs: &mut Vec<(u32, u32)>,
+    margin: f32,
+) {
+    search.for_each_in_radius(body.position, body.radius + max_radius + margin, |j, p| {
+        let Some(other) = bodies.get(j as usize) else {
+            return;
+        };
+        let sum = body.radius + other.radius + margin;
+        if j > me && (body.position - p).length_squared() < sum * sum {
+            pairs.push((me, j));
+        }
+    });
+}
+
+/// Where the steering stage writes: per-unit forces and free reach, the geometry buffers of
+/// the single-thread loop, and the parallel loop's per-chunk pair buffers.
+struct SteerOutput<'a> {
+    forces: &'a mut [Vec2],
+    free_reach: &'a mut [f32],
+    near_obstacles: &'a mut Vec<CircleObstacle>,
+    near_walls: &'a mut Vec<Wall>,
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    chunk_pairs: &'a mut Vec<Vec<(u32, u32)>>,
 }
 
 fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
