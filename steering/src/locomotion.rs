@@ -92,6 +92,11 @@ pub fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
         (None, Some(t)) => return t,
         (None, None) => return Vec2::X,
     };
+    turn_unit_towards(from, to, max_angle)
+}
+
+/// [`turn_towards`] for unit vectors `from` and `to` (not checked): no normalization.
+fn turn_unit_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
     let max_angle = if max_angle > 0.0 { max_angle } else { 0.0 };
     // Cheap test first: the angle is atan(|cross| / dot) ≤ |cross| / dot when dot > 0, so a
     // turn this small is within the limit without an atan2 (the common case: a marching
@@ -203,7 +208,8 @@ impl HeadingSmoother {
         } else {
             core::f32::consts::PI / dt
         };
-        body.heading = turn_towards(heading, target, rate * dt);
+        // Both are unit vectors: `unit_heading` and `average` normalized them.
+        body.heading = turn_unit_towards(heading, target, rate * dt);
     }
 }
 

@@ -27,12 +27,48 @@ pub enum BudgetRule {
 
 /// A running total of steering forces limited to a maximum force.
 ///
-/// Reuse one per body (call [`ForceAccumulator::reset`] each tick); it is plain data.
+/// Reuse one per body (call [`ForceAccumulator::reset`] each tick); it is plain data. It
+/// keeps `|total|` beside the total, so asking whether the budget is spent costs no square
+/// root and an addition takes one (two when the added force must be cut).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "AccumulatorData", into = "AccumulatorData")]
 pub struct ForceAccumulator {
+    total: Vec2,
+    /// `total.length()`, kept up to date by every change of `total`.
+    length: f32,
+    max_force: f32,
+    rule: BudgetRule,
+}
+
+/// The serialized form of a [`ForceAccumulator`]: its length is recomputed on load.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct AccumulatorData {
     total: Vec2,
     max_force: f32,
     rule: BudgetRule,
+}
+
+impl From<AccumulatorData> for ForceAccumulator {
+    fn from(d: AccumulatorData) -> Self {
+        let max_force = sanitize_max(d.max_force);
+        let total = truncate(finite_or_zero(d.total), max_force);
+        Self {
+            total,
+            length: total.length(),
+            max_force,
+            rule: d.rule,
+        }
+    }
+}
+
+impl From<ForceAccumulator> for AccumulatorData {
+    fn from(a: ForceAccumulator) -> Self {
+        Self {
+            total: a.total,
+            max_force: a.max_force,
+            rule: a.rule,
+        }
+    }
 }
 
 impl Default for ForceAccumulator {
@@ -53,6 +89,7 @@ impl ForceAccumulator {
     pub fn with_rule(max_force: f32, rule: BudgetRule) -> Self {
         Self {
             total: Vec2::ZERO,
+            length: 0.0,
             max_force: sanitize_max(max_force),
             rule,
         }
@@ -61,6 +98,7 @@ impl ForceAccumulator {
     /// Empties the total and sets a new budget, keeping the rule.
     pub fn reset(&mut self, max_force: f32) {
         self.total = Vec2::ZERO;
+        self.length = 0.0;
         self.max_force = sanitize_max(max_force);
     }
 
@@ -85,7 +123,7 @@ impl ForceAccumulator {
     /// `max_force − |total|`, never negative.
     #[inline]
     pub fn remaining(&self) -> f32 {
-        (self.max_force - self.total.length()).max(0.0)
+        (self.max_force - self.length).max(0.0)
     }
 
     /// Whether nothing more can be added (the remaining budget is within a relative `1e-6` of
@@ -107,7 +145,15 @@ impl ForceAccumulator {
             BudgetRule::Circle => force * self.circle_fraction(force),
         };
         // Rounding can leave the total a hair outside the circle; clamp it back.
-        self.total = truncate(self.total + added, self.max_force);
+        let total = self.total + added;
+        let length = total.length();
+        if length > self.max_force {
+            self.total = total * (self.max_force / length);
+            self.length = self.max_force;
+        } else {
+            self.total = total;
+            self.length = length;
+        }
         !self.is_spent()
     }
 
@@ -206,6 +252,22 @@ mod tests {
 
     fn close(a: Vec2, b: Vec2) -> bool {
         (a - b).length() < 1e-4
+    }
+
+    /// A saved accumulator comes back with its length recomputed: the same remaining budget,
+    /// and a hand-edited total outside the budget is cut to it.
+    #[test]
+    fn serialized_accumulator_keeps_its_budget() {
+        let mut acc = ForceAccumulator::new(5.0);
+        acc.add(Vec2::new(3.0, 0.0));
+        let text = ron::to_string(&acc).unwrap();
+        let back: ForceAccumulator = ron::from_str(&text).unwrap();
+        assert_eq!(back, acc);
+        assert_eq!(back.remaining(), 2.0);
+        let edited = text.replace("3.0", "30.0");
+        let cut: ForceAccumulator = ron::from_str(&edited).unwrap();
+        assert!(close(cut.total(), Vec2::new(5.0, 0.0)));
+        assert!(cut.is_spent());
     }
 
     #[test]
