@@ -11,7 +11,7 @@
 //! the set gives its slot to a point that arrives, and the member holding that slot is
 //! reassigned to the new point ([`update_cover_slots`]).
 
-use cohort_pathing::{CoverHit, ValidMap};
+use cohort_pathing::{CoverHit, CoverScratch, ValidMap};
 use cohort_steering::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -270,6 +270,29 @@ pub fn update_cover_slots(
     positions: &[Vec2],
     slots: &mut [CoverSlot],
 ) -> usize {
+    let mut buffers = CoverBuffers::default();
+    update_cover_slots_in(map, query, claimed, positions, slots, &mut buffers)
+}
+
+/// Buffers of [`update_cover_slots_in`], reused across updates (they keep their capacity).
+#[derive(Clone, Debug, Default)]
+pub struct CoverBuffers {
+    query: CoverScratch,
+    set: Vec<CoverHit>,
+    vacated: Vec<usize>,
+    held: Vec<usize>,
+}
+
+/// [`update_cover_slots`] with its working sets in `buffers`: once they have grown, an update
+/// makes no allocation. Same result.
+pub fn update_cover_slots_in(
+    map: &ValidMap,
+    query: &CoverQuery,
+    claimed: &[usize],
+    positions: &[Vec2],
+    slots: &mut [CoverSlot],
+    buffers: &mut CoverBuffers,
+) -> usize {
     let CoverQuery {
         center,
         threat,
@@ -277,7 +300,13 @@ pub fn update_cover_slots(
         spacing,
     } = *query;
     let k = slots.len();
-    let mut set: Vec<CoverHit> = map.cover_near(center, radius, threat);
+    let CoverBuffers {
+        query: cover_scratch,
+        set,
+        vacated,
+        held,
+    } = buffers;
+    map.cover_near_into(center, radius, threat, cover_scratch, set);
     // Only points whose own obstacle is between them and the threat: a point on the far side
     // of a wall is not cover just because something else, farther off, blocks the view.
     set.retain(|h| {
@@ -286,14 +315,15 @@ pub fn update_cover_slots(
     });
     set.truncate(k);
     let in_set = |c: usize| set.iter().any(|h| h.index == c);
-    let mut vacated: Vec<usize> = Vec::new();
+    vacated.clear();
     for (i, slot) in slots.iter_mut().enumerate() {
         match slot.cover {
             Some(c) if in_set(c) => {}
             _ => vacated.push(i),
         }
     }
-    let held: Vec<usize> = slots.iter().filter_map(|s| s.cover).collect();
+    held.clear();
+    held.extend(slots.iter().filter_map(|s| s.cover));
     let mut changed = 0;
     for hit in set.iter().filter(|h| !held.contains(&h.index)) {
         // The vacated slot whose holder is nearest the arriving point takes it.

@@ -1,11 +1,19 @@
 //! Detours: a unit far from a slot it cannot see plans a path to it (through jump links when
 //! the unit can jump), instead of pushing on into the obstacle.
 
+use cohort_steering::Vec2;
+
 use super::World;
 use super::jumps::first_jump;
+use super::terrain::Terrain;
 
 /// Ticks between re-planning a detour around an obstacle to the slot.
 pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
+
+/// Points a new detour vector has room for: a detour to a slot is a few legs (at 100,000
+/// units, 99% of detours have at most 4 points after the start); a longer one grows its
+/// vector once.
+const DETOUR_CAPACITY: usize = 8;
 
 /// How close (beyond its radius) a unit must be to a take-off point to jump.
 const TAKEOFF_TOLERANCE: f32 = 0.35;
@@ -29,7 +37,7 @@ impl World {
                 continue;
             }
             let Some(t) = unit.slot_target else {
-                unit.detour.clear();
+                drop_detour(&mut unit.detour, &mut scratch.spare_detours);
                 unit.next_jump = None;
                 continue;
             };
@@ -64,25 +72,34 @@ impl World {
             };
             let far = (t.position - pos).length() > reach;
             if !far {
-                unit.detour.clear();
+                drop_detour(&mut unit.detour, &mut scratch.spare_detours);
                 unit.next_jump = None;
                 continue;
             }
             let blocked = !terrain.line_of_sight(pos, t.position, unit.body.radius);
             if !blocked {
-                unit.detour.clear();
+                drop_detour(&mut unit.detour, &mut scratch.spare_detours);
                 unit.next_jump = None;
                 continue;
             }
             if unit.detour.is_empty() || *tick >= unit.detour_tick + DETOUR_REPLAN_TICKS {
-                let plan = terrain.plan_path(
+                let query = Terrain::plan_query(
                     pos,
                     t.position,
                     unit.body.radius,
                     unit.body.radius,
                     unit.jump_ability(settings.gravity),
-                    &mut scratch.path,
                 );
+                let plan = &mut scratch.detour_plan;
+                terrain.plan_path_into(&query, &mut scratch.path, &mut scratch.detour_path, plan);
+                // Refilled in place: the unit's detour keeps its capacity, or it takes a
+                // vector a unit that stopped detouring left.
+                if unit.detour.capacity() == 0 {
+                    unit.detour = scratch
+                        .spare_detours
+                        .pop()
+                        .unwrap_or_else(|| Vec::with_capacity(DETOUR_CAPACITY));
+                }
                 unit.detour.clear();
                 unit.detour.extend(plan.points.iter().skip(1).copied());
                 unit.next_jump = first_jump(&plan.points, &plan.legs);
@@ -94,5 +111,14 @@ impl World {
             self.launch(id);
         }
         self.scratch.launches = launches;
+    }
+}
+
+/// Drops a unit's detour, handing its vector to `spares`: a unit that starts a detour takes a
+/// spare instead of allocating, so a warm world plans detours without allocating.
+fn drop_detour(detour: &mut Vec<Vec2>, spares: &mut Vec<Vec<Vec2>>) {
+    if detour.capacity() > 0 {
+        detour.clear();
+        spares.push(std::mem::take(detour));
     }
 }

@@ -12,14 +12,26 @@ use crate::ids::FormationId;
 use crate::order::Order;
 use crate::tactics::Tactic;
 use crate::tactics::overwatch::{
-    BoundRecord, CoverQuery, CoverSlot, OverwatchRun, OverwatchSettings, SquadRole, SquadRun,
-    project_on_route, route_length, route_point, update_cover_slots,
+    BoundRecord, CoverBuffers, CoverQuery, CoverSlot, OverwatchRun, OverwatchSettings, SquadRole,
+    SquadRun, project_on_route, route_length, route_point, update_cover_slots_in,
 };
 
 /// Ticks between cover-set updates of a bounding squad whose anchor is still moving.
 const COVER_UPDATE_TICKS: u64 = 4;
 /// A squad is at the goal within this route distance of its end.
 const AT_GOAL: f32 = 1e-3;
+
+/// Buffers of the cover updates, kept in the world's scratch so that a warm advance steps
+/// without allocating.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OverwatchScratch {
+    /// Cover points held by the squads other than the one updated.
+    claimed: Vec<usize>,
+    /// Where the holder of each of the updated squad's slots is.
+    positions: Vec<Vec2>,
+    /// The cover update's working sets.
+    cover: CoverBuffers,
+}
 
 impl World {
     /// Starts a bounding-overwatch advance of formation `id` (consuming the order), or hands
@@ -118,44 +130,48 @@ impl World {
         if let Some(s) = run.squads.get_mut(i) {
             s.slots = slots;
         }
-        self.update_squad_cover(run, i);
+        self.update_squad_cover(run, i, &mut OverwatchScratch::default());
     }
 
     /// Re-chooses squad `i`'s cover set around its anchor (points other squads hold are
-    /// excluded).
-    fn update_squad_cover(&self, run: &mut OverwatchRun, i: usize) {
-        let claimed: Vec<usize> = run
-            .squads
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .flat_map(|(_, s)| s.slots.iter().filter_map(|c| c.cover))
-            .collect();
+    /// excluded), working in `buffers`.
+    fn update_squad_cover(&self, run: &mut OverwatchRun, i: usize, buffers: &mut OverwatchScratch) {
+        let OverwatchScratch {
+            claimed,
+            positions,
+            cover,
+        } = buffers;
+        claimed.clear();
+        claimed.extend(
+            run.squads
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .flat_map(|(_, s)| s.slots.iter().filter_map(|c| c.cover)),
+        );
         let (threat, settings) = (run.threat, run.settings);
         let Some(squad) = run.squads.get_mut(i) else {
             return;
         };
-        let positions: Vec<Vec2> = squad
-            .slots
-            .iter()
-            .map(|c| {
-                c.member
-                    .and_then(|m| member_position(&self.units, &self.formations, m))
-                    .map_or(c.position, |p| p.0)
-            })
-            .collect();
+        positions.clear();
+        positions.extend(squad.slots.iter().map(|c| {
+            c.member
+                .and_then(|m| member_position(&self.units, &self.formations, m))
+                .map_or(c.position, |p| p.0)
+        }));
         let query = CoverQuery {
             center: squad.anchor,
             threat,
             radius: settings.cover_radius,
             spacing: settings.fallback_spacing,
         };
-        update_cover_slots(
+        update_cover_slots_in(
             self.terrain.valid_map(),
             &query,
-            &claimed,
-            &positions,
+            claimed,
+            positions,
             &mut squad.slots,
+            cover,
         );
     }
 
@@ -252,7 +268,9 @@ impl World {
         let reached = squad.progress >= squad.target;
         let just_reached = reached && before < squad.target;
         if just_reached || (!reached && self.tick % COVER_UPDATE_TICKS == 0) {
-            self.update_squad_cover(run, b);
+            let mut buffers = std::mem::take(&mut self.scratch.overwatch);
+            self.update_squad_cover(run, b, &mut buffers);
+            self.scratch.overwatch = buffers;
         }
         if !reached {
             return;

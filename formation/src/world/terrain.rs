@@ -3,7 +3,8 @@
 //! near a point).
 
 use cohort_pathing::{
-    GridSpec, JumpAbility, Leg, Map, NavGraph, PathQuery, SearchScratch, ValidMap, find_path,
+    GridSpec, JumpAbility, Leg, Map, NavGraph, Path, PathQuery, SearchScratch, ValidMap,
+    find_path_into,
 };
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 use serde::{Deserialize, Serialize};
@@ -163,6 +164,9 @@ impl Terrain {
     /// where it narrows). When the goal is blocked or unreachable, the path ends at the
     /// reachable point closest to it; when nothing is reachable, the plan stays where it is.
     /// With a `jump` ability the path may take the jump links and gaps that ability can make.
+    ///
+    /// A new plan each call; [`Terrain::plan_path_into`] with [`Terrain::plan_query`] plans
+    /// into the caller's buffers.
     pub fn plan_path(
         &self,
         from: Vec2,
@@ -173,13 +177,46 @@ impl Terrain {
         scratch: &mut SearchScratch,
     ) -> PathPlan {
         let mut plan = PathPlan::default();
-        let query = PathQuery {
+        let query = Self::plan_query(from, to, clearance, min_clearance, jump);
+        self.plan_path_into(&query, scratch, &mut Path::default(), &mut plan);
+        plan
+    }
+
+    /// The query [`Terrain::plan_path`] makes: from `from` to `to` for a body of
+    /// `min_clearance` keeping `clearance` where it can, to the closest reachable point when the
+    /// goal cannot be reached, through what `jump` can make.
+    pub fn plan_query(
+        from: Vec2,
+        to: Vec2,
+        clearance: f32,
+        min_clearance: f32,
+        jump: Option<JumpAbility>,
+    ) -> PathQuery {
+        PathQuery {
             clearance,
             jump,
             ..PathQuery::new(from, to, min_clearance).or_closest()
-        };
-        match find_path(&self.map, &self.graph, &query, scratch) {
-            Ok(path) if !path.waypoints.is_empty() => {
+        }
+    }
+
+    /// Plans `query` (see [`Terrain::plan_path`]; when the query fails, the plan stays at its
+    /// start) into the caller's buffers: `path` receives pathing's path and `out` the plan,
+    /// their vectors cleared and refilled in place. Once `scratch`, `path` and `out` have
+    /// grown to the size of the plans asked for, planning makes no allocation.
+    pub fn plan_path_into(
+        &self,
+        query: &PathQuery,
+        scratch: &mut SearchScratch,
+        path: &mut Path,
+        out: &mut PathPlan,
+    ) {
+        let plan = out;
+        plan.points.clear();
+        plan.clearance.clear();
+        plan.legs.clear();
+        let from = query.start;
+        match find_path_into(&self.map, &self.graph, query, scratch, path) {
+            Ok(()) if !path.waypoints.is_empty() => {
                 let mut leg = path.waypoints[0].clearance;
                 for w in &path.waypoints {
                     plan.points.push(w.position);
@@ -202,7 +239,6 @@ impl Terrain {
         if let Some(last) = plan.legs.last_mut() {
             *last = Leg::Walk;
         }
-        plan
     }
 }
 
