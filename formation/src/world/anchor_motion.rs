@@ -204,16 +204,31 @@ impl World {
         Some((u.body.position, u.body.heading, f.slots.get(i)?.offset))
     }
 
-    /// Writes each member's slot target: units get `slot_target`, child formations `target`.
-    pub(super) fn write_slot_targets(&mut self, id: FormationId) {
-        let Some(f) = self.formations.get(id) else {
+    /// Writes each member's slot target: units get `slot_target`, child formations `target`;
+    /// records in `scratch.tallies[k]` the circle the units' targets lie in (for make way).
+    pub(super) fn write_slot_targets(&mut self, id: FormationId, k: usize) {
+        let Self {
+            units,
+            formations,
+            scratch,
+            ..
+        } = self;
+        let Some(f) = formations.get(id) else {
             return;
         };
         let anchor = f.anchor;
         let leader_mode =
             f.settings.anchor_mode == AnchorMode::Leader && f.motion == Motion::Moving;
         let carrot = if leader_mode { leader_carrot(f) } else { None };
-        let targets = &mut self.scratch.targets;
+        // Members beyond the slots (none once assigned) keep old targets: no bound then.
+        let mut reach: f32 = if f.members.len() > f.slots.len() {
+            f32::INFINITY
+        } else {
+            0.0
+        };
+        // Units are written at once; child formations after the walk (the walk borrows the
+        // formations).
+        let targets = &mut scratch.targets;
         targets.clear();
         let mut leader_seen = false;
         for (m, slot) in f.members.iter().zip(&f.slots) {
@@ -225,22 +240,29 @@ impl World {
             if let (true, false, Some(c), Member::Unit(_)) = (leader_mode, leader_seen, carrot, m) {
                 target = c;
             }
-            leader_seen |= matches!(m, Member::Unit(_));
-            targets.push((*m, target));
+            match *m {
+                Member::Unit(u) => {
+                    leader_seen = true;
+                    if let Some(u) = units.get_mut(u) {
+                        u.slot_target = Some(target);
+                        let r = (target.position - anchor.position).length() + u.body.radius;
+                        reach = reach.max(r);
+                    }
+                }
+                Member::Formation(_) => targets.push((*m, target)),
+            }
         }
         for &(m, target) in targets.iter() {
-            match m {
-                Member::Unit(u) => {
-                    if let Some(u) = self.units.get_mut(u) {
-                        u.slot_target = Some(target);
-                    }
-                }
-                Member::Formation(c) => {
-                    if let Some(c) = self.formations.get_mut(c) {
-                        c.target = Some(target);
-                    }
+            if let Member::Formation(c) = m {
+                if let Some(c) = formations.get_mut(c) {
+                    c.target = Some(target);
                 }
             }
+        }
+        if let Some(t) = scratch.tallies.get_mut(k) {
+            t.target_centre = anchor.position;
+            t.target_reach = reach;
+            t.lane_moved = false;
         }
     }
 }

@@ -191,7 +191,7 @@ impl World {
         self.collect_formation_order();
         self.collect_member_tallies();
         self.plan_passing();
-        let mut order = std::mem::take(&mut self.scratch.order);
+        let order = std::mem::take(&mut self.scratch.order);
         for (k, &id) in order.iter().enumerate() {
             let reassigned = match self.formations.get(id) {
                 Some(f) if f.needs_assignment => {
@@ -212,15 +212,16 @@ impl World {
                 _ => self.member_stats(id),
             };
             self.move_anchor(id, stats, dt);
-            self.write_slot_targets(id);
+            self.write_slot_targets(id, k);
         }
-        order.clear();
+        // Kept for make way: each top-level formation's subtree is a run of the order.
         self.scratch.order = order;
         self.open_lanes();
     }
 
     /// Formations in top-down order (roots in key order, then each subtree depth first); the
-    /// roots alone, in key order, in `scratch.roots`.
+    /// roots alone, in key order, in `scratch.roots`, each with the run of the order its
+    /// subtree fills.
     fn collect_formation_order(&mut self) {
         let Scratch {
             order,
@@ -236,7 +237,7 @@ impl World {
         stack.reserve(self.formations.len());
         for (id, f) in self.formations.iter() {
             if f.parent.is_none() {
-                roots.push(id);
+                let start = order.len() as u32;
                 stack.push(id);
                 while let Some(top) = stack.pop() {
                     order.push(top);
@@ -248,6 +249,7 @@ impl World {
                         }
                     }
                 }
+                roots.push((id, start, order.len() as u32));
             }
         }
     }
@@ -323,11 +325,19 @@ impl World {
 }
 
 /// Centre, velocity and summed lag of one formation's members (see
-/// [`World::collect_member_tallies`]).
+/// [`World::collect_member_tallies`]), and where the slot targets it handed its units lie.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MemberTally {
     average: MemberAverage,
     lag: f32,
+    /// The anchor the slot targets were laid out from this tick.
+    pub(super) target_centre: Vec2,
+    /// Largest distance from `target_centre` of a unit member's slot target plus its radius
+    /// (infinite when some unit member was not given one this tick).
+    pub(super) target_reach: f32,
+    /// Whether make way has moved a unit member's target this tick (`target_reach` then no
+    /// longer bounds them).
+    pub(super) lane_moved: bool,
 }
 
 impl MemberTally {

@@ -75,7 +75,8 @@ impl World {
         let Scratch {
             roots,
             roots_index: index,
-            stack,
+            order,
+            tallies,
             ..
         } = scratch;
         index.build(roots, formations);
@@ -92,21 +93,32 @@ impl World {
                 if b.id == a.id || !lane.reaches(b) {
                     return;
                 }
-                // Every unit of b's subtree.
-                stack.clear();
-                stack.push(b.id);
-                while let Some(top) = stack.pop() {
-                    let Some(f) = formations.get(top) else {
+                // Every unit of b's subtree (a run of the order), skipping formations whose
+                // units' targets all lie clear of the lane.
+                let (start, end) = (b.span.0 as usize, b.span.1 as usize);
+                let (Some(ids), Some(tallies)) =
+                    (order.get(start..end), tallies.get_mut(start..end))
+                else {
+                    return;
+                };
+                for (&id, t) in ids.iter().zip(tallies) {
+                    if !t.lane_moved && lane.misses(t.target_centre, t.target_reach) {
+                        continue;
+                    }
+                    let Some(f) = formations.get(id) else {
                         continue;
                     };
                     for m in &f.members {
-                        match *m {
-                            Member::Formation(c) => stack.push(c),
-                            Member::Unit(u) => {
-                                if let Some(unit) = units.get_mut(u) {
-                                    if let Some(t) = unit.slot_target.as_mut() {
-                                        t.position = lane.aside(t.position, unit.body.radius);
-                                    }
+                        let Member::Unit(u) = *m else {
+                            continue;
+                        };
+                        if let Some(unit) = units.get_mut(u) {
+                            if let Some(t_pos) = unit.slot_target.as_mut().map(|t| &mut t.position)
+                            {
+                                let moved = lane.aside(*t_pos, unit.body.radius);
+                                if moved != *t_pos {
+                                    *t_pos = moved;
+                                    t.lane_moved = true;
                                 }
                             }
                         }
@@ -163,6 +175,18 @@ impl Lane {
             return false;
         }
         !b.moving || b.velocity.dot(self.forward) < 0.5 * self.speed
+    }
+
+    /// Whether no body whose position plus radius lies within `reach` of `centre` stands
+    /// in the lane, so [`Self::aside`] leaves all of them where they are (with a centimetre
+    /// to spare for rounding).
+    fn misses(&self, centre: Vec2, reach: f32) -> bool {
+        let reach = reach + 0.01;
+        let rel = centre - self.origin;
+        let along = rel.dot(self.forward);
+        along < -self.behind - reach
+            || along > self.ahead + reach
+            || rel.dot(self.left).abs() >= self.half_width + reach + LANE_MARGIN
     }
 
     /// `p` moved sideways to the nearer edge of the lane if a body of `radius` there would
@@ -232,6 +256,8 @@ const STRIP_HEIGHT: f32 = 8.0;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct RootEntry {
     id: FormationId,
+    /// The run of `scratch.order` its subtree fills.
+    span: (u32, u32),
     position: Vec2,
     velocity: Vec2,
     half_extent: Vec2,
@@ -261,11 +287,11 @@ pub(crate) struct RootIndex {
 impl RootIndex {
     /// Rebuilds the index from `roots` (allocates nothing once its buffers are as large as
     /// the number of roots).
-    fn build(&mut self, roots: &[FormationId], formations: &Formations) {
+    fn build(&mut self, roots: &[(FormationId, u32, u32)], formations: &Formations) {
         self.entries.clear();
         let (mut reach, mut speed) = (0.0f32, 0.0f32);
         let (mut lo, mut hi) = (f32::INFINITY, f32::NEG_INFINITY);
-        for &id in roots {
+        for &(id, start, end) in roots {
             let Some(f) = formations.get(id) else {
                 continue;
             };
@@ -278,6 +304,7 @@ impl RootIndex {
             }
             self.entries.push(RootEntry {
                 id,
+                span: (start, end),
                 position: f.anchor.position,
                 velocity: f.anchor.velocity,
                 half_extent: f.half_extent,

@@ -37,9 +37,10 @@ pub struct Scratch {
     pub(crate) near_walls: Vec<Wall>,
     pub(crate) order: Vec<FormationId>,
     pub(crate) stack: Vec<FormationId>,
-    /// The top-level formations in key order (filled with `order`).
-    pub(crate) roots: Vec<FormationId>,
-    /// Per formation in `order`: its members' centre, velocity and lag this tick.
+    /// The top-level formations in key order, each with the run of `order` its subtree fills.
+    pub(crate) roots: Vec<(FormationId, u32, u32)>,
+    /// Per formation in `order`: its members' centre, velocity and lag this tick, and the
+    /// circle its units' slot targets lie in.
     pub(crate) tallies: Vec<super::formations::MemberTally>,
     /// The top-level formations by position, for make way and passing.
     pub(crate) roots_index: super::make_way::RootIndex,
