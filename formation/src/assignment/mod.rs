@@ -39,6 +39,9 @@
 //! at 1024) rules it out and greedy takes over, whose total cost was within 25 % of the
 //! optimum at 256 scattered members (tested).
 
+mod lapjv;
+#[cfg(test)]
+mod reference;
 mod solver;
 
 use glam::Vec2;
@@ -398,7 +401,13 @@ impl SlotAssignment {
             Outcome::Greedy
         } else {
             self.jv.prepare(rows, cols);
-            for (r, line) in self.jv.costs.chunks_exact_mut(cols).take(rows).enumerate() {
+            for (r, line) in self
+                .jv
+                .costs_mut()
+                .chunks_exact_mut(cols)
+                .take(rows)
+                .enumerate()
+            {
                 for (c, entry) in line.iter_mut().enumerate() {
                     *entry = cost(r, c);
                 }
@@ -418,5 +427,7 @@ impl SlotAssignment {
     }
 }
 
+#[cfg(test)]
+mod reference_tests;
 #[cfg(test)]
 mod tests;

@@ -364,7 +364,7 @@ fn warm_solves_reuse_their_buffers() {
         let mut pair = [s.best.as_ptr(), s.current.as_ptr()];
         pair.sort();
         (
-            s.jv.costs.as_ptr(),
+            s.jv.costs().as_ptr(),
             pair,
             a.slot_of.as_ptr(),
             s.col_of_row.as_ptr(),
