@@ -23,10 +23,10 @@ pub struct Scratch {
     pub(crate) goals: Vec<(Vec2, Vec2)>,
     /// Per steered unit: its slot's facing, when it has a slot.
     pub(crate) facings: Vec<Option<Vec2>>,
-    /// Per steered unit: the distance around its steering position known to hold no static
-    /// geometry (the look-ahead when it found none, else negative); stage 5 skips its own
-    /// geometry query when the unit stayed well inside it.
-    pub(crate) free_reach: Vec<f32>,
+    /// Per steered unit: a ball known to hold no static geometry, kept between ticks while
+    /// the unit keeps its place in these arrays; steering and stage 5 skip their geometry
+    /// queries inside it.
+    pub(crate) zones: Vec<super::units::FreeZone>,
     /// Per steered unit: its heading smoother, written back with the body in stage 5.
     pub(crate) smoothers: Vec<cohort_steering::locomotion::HeadingSmoother>,
     pub(crate) grid: Option<CellGrid>,
@@ -58,8 +58,6 @@ pub struct Scratch {
     pub(crate) detour_path: cohort_pathing::Path,
     /// The plan a detour is made from.
     pub(crate) detour_plan: super::terrain::PathPlan,
-    /// Detour vectors of units that stopped detouring, for units that start one.
-    pub(crate) spare_detours: Vec<Vec<Vec2>>,
     /// Buffers of the overwatch stage's cover updates (see `world/overwatch.rs`).
     pub(crate) overwatch: super::overwatch::OverwatchScratch,
 }

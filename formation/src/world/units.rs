@@ -58,7 +58,7 @@ impl World {
             bodies,
             goals,
             forces,
-            free_reach,
+            zones,
             positions,
             grid,
             solver,
@@ -69,8 +69,6 @@ impl World {
         } = scratch;
         forces.clear();
         forces.resize(n, Vec2::ZERO);
-        free_reach.clear();
-        free_reach.resize(n, -1.0);
         let arrive = ArriveParams {
             tweaker: settings.arrive_time * 0.5,
             ..ArriveParams::default()
@@ -90,7 +88,7 @@ impl World {
         };
         let out = SteerOutput {
             forces,
-            free_reach,
+            zones: zones.get_mut(..n).unwrap_or(&mut []),
             near_obstacles,
             near_walls,
             chunk_pairs,
@@ -160,8 +158,11 @@ impl World {
             let reach = body.radius + moved + 0.5;
             // The query ball lies inside the one steering found empty (centred `moved` away):
             // nothing to constrain against, skip the query.
-            let free = scratch.free_reach.get(i).copied().unwrap_or(-1.0);
-            if !(reach + moved <= free - FREE_REACH_SLACK) {
+            let free = match scratch.zones.get(i) {
+                Some(zone) => zone.free_around(scratch.previous[i]),
+                None => -1.0,
+            };
+            if !(reach + moved <= free) {
                 terrain.geometry_near(
                     body.position,
                     reach,
@@ -240,17 +241,17 @@ impl SteerContext<'_> {
             let share = pairs.is_some();
             out.forces
                 .par_chunks_mut(PARALLEL_CHUNK)
-                .zip(out.free_reach.par_chunks_mut(PARALLEL_CHUNK))
+                .zip(out.zones.par_chunks_mut(PARALLEL_CHUNK))
                 .zip(out.chunk_pairs.par_iter_mut())
                 .enumerate()
                 .for_each_init(
                     || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, ((chunk, free), chunk_pairs))| {
+                    |(obstacles, walls), (c, ((chunk, zones), chunk_pairs))| {
                         chunk_pairs.clear();
-                        for (k, (force, free)) in chunk.iter_mut().zip(free).enumerate() {
+                        for (k, (force, zone)) in chunk.iter_mut().zip(zones).enumerate() {
                             let i = c * PARALLEL_CHUNK + k;
                             let sink = share.then_some(&mut *chunk_pairs);
-                            (*force, *free) = self.steer_one(i, search, obstacles, walls, sink);
+                            *force = self.steer_one(i, search, obstacles, walls, sink, zone);
                         }
                     },
                 );
@@ -263,19 +264,20 @@ impl SteerContext<'_> {
         }
         let SteerOutput {
             forces,
-            free_reach,
+            zones,
             near_obstacles,
             near_walls,
             ..
         } = out;
-        for (i, (force, free)) in forces.iter_mut().zip(free_reach).enumerate() {
-            (*force, *free) =
-                self.steer_one(i, search, near_obstacles, near_walls, pairs.as_deref_mut());
+        for (i, (force, zone)) in forces.iter_mut().zip(zones).enumerate() {
+            let sink = pairs.as_deref_mut();
+            *force = self.steer_one(i, search, near_obstacles, near_walls, sink, zone);
         }
     }
 
-    /// Walls, obstacles, separation, then arrive, combined by prioritized truncation; with
-    /// the distance around the unit known free of static geometry (negative if any is near).
+    /// Walls, obstacles, separation, then arrive, combined by prioritized truncation. The
+    /// unit's `zone` (a ball known to hold no static geometry) spares the geometry query while
+    /// the look-ahead ball stays inside it, and is renewed when it does not.
     #[inline]
     fn steer_one<S: NeighbourSearch + Sync>(
         &self,
@@ -284,22 +286,34 @@ impl SteerContext<'_> {
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
         pairs: Option<&mut Vec<(u32, u32)>>,
-    ) -> (Vec2, f32) {
+        zone: &mut FreeZone,
+    ) -> Vec2 {
         let (Some(&body), Some(&(goal, goal_velocity))) = (self.bodies.get(i), self.goals.get(i))
         else {
-            return (Vec2::ZERO, -1.0);
+            return Vec2::ZERO;
         };
         let settings = self.settings;
         let mut acc = ForceAccumulator::new(body.max_force);
         // 1. walls, 2. obstacles: near geometry from the map's broad phase.
         let look = body.radius + body.speed() * LOOK_AHEAD_TIME + 1.0;
-        self.terrain
-            .geometry_near(body.position, look, near_obstacles, near_walls);
-        let free = if near_walls.is_empty() && near_obstacles.is_empty() {
-            look
+        if zone.free_around(body.position) >= look {
+            // Inside a ball with nothing in it: the query would find nothing.
+            near_obstacles.clear();
+            near_walls.clear();
         } else {
-            -1.0
-        };
+            // A wider query first: when it finds nothing, the unit need not ask again until
+            // it leaves that ball. Else the exact query, so steering sees what it always saw.
+            let wide = look + FREE_ZONE_EXTRA;
+            self.terrain
+                .geometry_near(body.position, wide, near_obstacles, near_walls);
+            if near_walls.is_empty() && near_obstacles.is_empty() {
+                zone.open(body.position, wide);
+            } else {
+                zone.close();
+                self.terrain
+                    .geometry_near(body.position, look, near_obstacles, near_walls);
+            }
+        }
         if !near_walls.is_empty() {
             let f = wall_avoidance(&body, near_walls, self.walls);
             acc.add_weighted(settings.wall_weight, f);
@@ -336,7 +350,7 @@ impl SteerContext<'_> {
         if !acc.is_spent() {
             acc.add(arrive_moving(&body, goal, goal_velocity, self.arrive));
         }
-        (acc.total(), free)
+        acc.total()
     }
 }
 
@@ -417,11 +431,56 @@ fn collect_pairs<S: NeighbourSearch>(
 /// the single-thread loop, and the parallel loop's per-chunk pair buffers.
 struct SteerOutput<'a> {
     forces: &'a mut [Vec2],
-    free_reach: &'a mut [f32],
+    zones: &'a mut [FreeZone],
     near_obstacles: &'a mut Vec<CircleObstacle>,
     near_walls: &'a mut Vec<Wall>,
     #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     chunk_pairs: &'a mut Vec<Vec<(u32, u32)>>,
+}
+
+/// Extra radius of the wider geometry query that opens a [`FreeZone`].
+const FREE_ZONE_EXTRA: f32 = 4.0;
+
+/// A ball around where a unit once stood known to hold no static geometry (the map's
+/// obstacles and walls never change). Kept between ticks in the scratch arrays; it only ever
+/// skips queries that would have found nothing, so results do not depend on it (a world
+/// restored from a snapshot starts without zones and steps identically).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FreeZone {
+    /// The unit whose zone this is.
+    unit: Option<UnitId>,
+    centre: Vec2,
+    /// Negative: no zone.
+    radius: f32,
+}
+
+impl FreeZone {
+    fn open(&mut self, centre: Vec2, radius: f32) {
+        self.centre = centre;
+        self.radius = radius;
+    }
+
+    fn close(&mut self) {
+        self.radius = -1.0;
+    }
+
+    fn unclaimed(unit: UnitId) -> Self {
+        Self {
+            unit: Some(unit),
+            centre: Vec2::ZERO,
+            radius: -1.0,
+        }
+    }
+
+    /// How far around `p` the zone is known empty (negative: not at all), less a slack
+    /// against rounding.
+    #[inline]
+    fn free_around(&self, p: Vec2) -> f32 {
+        if self.radius < 0.0 {
+            return -1.0;
+        }
+        self.radius - (p - self.centre).length() - FREE_REACH_SLACK
+    }
 }
 
 fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
@@ -434,6 +493,13 @@ fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
     s.smoothers.clear();
     // Units in the air (jumping) neither steer nor collide; `World::fly_units` moves them.
     for (id, u) in units.iter().filter(|(_, u)| u.flight.is_none()) {
+        // A free zone stays with its unit while the unit keeps its place in the arrays.
+        let k = s.ids.len();
+        match s.zones.get_mut(k) {
+            Some(zone) if zone.unit == Some(id) => {}
+            Some(zone) => *zone = FreeZone::unclaimed(id),
+            None => s.zones.push(FreeZone::unclaimed(id)),
+        }
         s.ids.push(id);
         s.bodies.push(u.body);
         s.positions.push(u.body.position);
