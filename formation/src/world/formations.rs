@@ -4,13 +4,14 @@
 //! (anchors on paths, slot targets) and [`super::assign`] (slot assignment).
 
 use cohort_steering::Vec2;
+use slotmap::SlotMap;
 
 use super::narrows::narrow_stretches;
 use super::scratch::Scratch;
-use super::{World, member_position};
+use super::{Unit, World, member_position};
 use crate::anchor::MemberAverage;
-use crate::formation::{Member, Motion};
-use crate::ids::FormationId;
+use crate::formation::{Formation, Member, Motion};
+use crate::ids::{FormationId, UnitId};
 use crate::order::Order;
 
 /// Ticks between stability-checked re-optimizations of a formation's slot assignment.
@@ -189,7 +190,6 @@ impl World {
     /// members their slot targets.
     pub fn update_formations(&mut self, dt: f32) {
         self.collect_formation_order();
-        self.collect_member_tallies();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);
         for (k, &id) in order.iter().enumerate() {
@@ -221,111 +221,119 @@ impl World {
 
     /// Formations in top-down order (roots in key order, then each subtree depth first); the
     /// roots alone, in key order, in `scratch.roots`, each with the run of the order its
-    /// subtree fills.
+    /// subtree fills. Each subtree is tallied (see [`tally_formation`]) bottom-up as soon as
+    /// it is listed, while its formations are still in cache.
     fn collect_formation_order(&mut self) {
-        let Scratch {
-            order,
-            stack,
-            roots,
-            ..
-        } = &mut self.scratch;
-        order.clear();
-        stack.clear();
-        roots.clear();
-        // Room for every formation up front: the depth-first walks here and in make_way.rs
-        // never hold more, so the buffer does not grow on a new arrangement once warm.
-        stack.reserve(self.formations.len());
-        for (id, f) in self.formations.iter() {
-            if f.parent.is_none() {
-                let start = order.len() as u32;
-                stack.push(id);
-                while let Some(top) = stack.pop() {
-                    order.push(top);
-                    if let Some(tf) = self.formations.get(top) {
-                        for m in tf.members.iter().rev() {
-                            if let Member::Formation(c) = *m {
-                                stack.push(c);
-                            }
-                        }
-                    }
-                }
-                roots.push((id, start, order.len() as u32));
-            }
-        }
-    }
-
-    /// One walk over each formation's members, bottom-up (formations are in `scratch.order`
-    /// top-down), instead of one per quantity: the slowest top speed and weakest acceleration
-    /// of its subtree, its half depth and half width (radii included), and the centre,
-    /// velocity and lag of its members for [`Self::move_anchor`] (`scratch.tallies`, by
-    /// position in the order). Sub-formations' anchors have not moved yet this tick and their
-    /// `mean_lag` is last tick's, exactly as when the formation loop reaches their parent.
-    fn collect_member_tallies(&mut self) {
         let Self {
             units,
             formations,
             scratch,
             ..
         } = self;
-        let tallies = &mut scratch.tallies;
+        let Scratch {
+            order,
+            stack,
+            roots,
+            tallies,
+            ..
+        } = scratch;
+        order.clear();
+        stack.clear();
+        roots.clear();
         tallies.clear();
-        tallies.resize(scratch.order.len(), MemberTally::default());
-        for (k, &id) in scratch.order.iter().enumerate().rev() {
-            let Some(f) = formations.get(id) else {
-                continue;
-            };
-            let mut speed = f32::INFINITY;
-            let mut accel = f32::INFINITY;
-            let mut ext = Vec2::ZERO;
-            let mut tally = MemberTally::default();
-            for (i, m) in f.members.iter().enumerate() {
-                let reach = match *m {
-                    Member::Unit(u) => match units.get(u) {
-                        Some(u) => {
-                            speed = speed.min(u.body.max_speed);
-                            accel = accel.min(u.body.max_force / u.body.mass);
-                            tally.average.add(u.body.position, u.body.velocity);
-                            if let Some(t) = u.slot_target {
-                                tally.lag += (t.position - u.body.position).length();
-                            }
-                            u.body.radius
+        // Room for every formation up front: the depth-first walk never holds more, so the
+        // buffer does not grow on a new arrangement once warm.
+        stack.reserve(formations.len());
+        roots.extend(
+            formations
+                .iter()
+                .filter(|(_, f)| f.parent.is_none())
+                .map(|(id, _)| (id, 0, 0)),
+        );
+        for root in roots.iter_mut() {
+            let start = order.len();
+            stack.push(root.0);
+            while let Some(top) = stack.pop() {
+                order.push(top);
+                if let Some(tf) = formations.get(top) {
+                    for m in tf.members.iter().rev() {
+                        if let Member::Formation(c) = *m {
+                            stack.push(c);
                         }
-                        None => 0.0,
-                    },
-                    Member::Formation(c) => match formations.get(c) {
-                        Some(c) => {
-                            // A sub-formation with no units left (slowest speed 0) is an
-                            // empty anchor: it sets no limit (it would stop its parent for
-                            // good) and counts neither in the centre nor in the lag.
-                            if c.slowest_speed > 0.0 {
-                                speed = speed.min(c.slowest_speed);
-                                accel = accel.min(c.weakest_accel);
-                                tally.average.add(c.anchor.position, c.anchor.velocity);
-                                tally.lag += c.mean_lag;
-                            }
-                            c.half_extent.max_element()
-                        }
-                        None => 0.0,
-                    },
-                };
-                if let Some(slot) = f.slots.get(i) {
-                    ext = ext.max(slot.offset.abs() + Vec2::splat(reach));
+                    }
                 }
             }
-            if let Some(t) = tallies.get_mut(k) {
-                *t = tally;
-            }
-            if let Some(f) = formations.get_mut(id) {
-                f.slowest_speed = if speed.is_finite() { speed } else { 0.0 };
-                f.weakest_accel = if accel.is_finite() { accel } else { 0.0 };
-                f.half_extent = ext;
+            (root.1, root.2) = (start as u32, order.len() as u32);
+            tallies.resize(order.len(), MemberTally::default());
+            for k in (start..order.len()).rev() {
+                tallies[k] = tally_formation(units, formations, order[k]);
             }
         }
     }
 }
 
+/// One walk over a formation's members instead of one per quantity: writes the slowest top
+/// speed and weakest acceleration of its subtree and its half depth and half width (radii
+/// included) into it, and returns the centre, velocity and lag of its members for
+/// [`World::move_anchor`]. Its sub-formations must be tallied already; their anchors have not
+/// moved yet this tick and their `mean_lag` is last tick's, exactly as when the formation
+/// loop reaches their parent.
+fn tally_formation(
+    units: &SlotMap<UnitId, Unit>,
+    formations: &mut SlotMap<FormationId, Formation>,
+    id: FormationId,
+) -> MemberTally {
+    let mut tally = MemberTally::default();
+    let Some(f) = formations.get(id) else {
+        return tally;
+    };
+    let mut speed = f32::INFINITY;
+    let mut accel = f32::INFINITY;
+    let mut ext = Vec2::ZERO;
+    for (i, m) in f.members.iter().enumerate() {
+        let reach = match *m {
+            Member::Unit(u) => match units.get(u) {
+                Some(u) => {
+                    speed = speed.min(u.body.max_speed);
+                    accel = accel.min(u.body.max_force / u.body.mass);
+                    tally.average.add(u.body.position, u.body.velocity);
+                    if let Some(t) = u.slot_target {
+                        tally.lag += (t.position - u.body.position).length();
+                    }
+                    u.body.radius
+                }
+                None => 0.0,
+            },
+            Member::Formation(c) => match formations.get(c) {
+                Some(c) => {
+                    // A sub-formation with no units left (slowest speed 0) is an empty
+                    // anchor: it sets no limit (it would stop its parent for good) and counts
+                    // neither in the centre nor in the lag.
+                    if c.slowest_speed > 0.0 {
+                        speed = speed.min(c.slowest_speed);
+                        accel = accel.min(c.weakest_accel);
+                        tally.average.add(c.anchor.position, c.anchor.velocity);
+                        tally.lag += c.mean_lag;
+                    }
+                    c.half_extent.max_element()
+                }
+                None => 0.0,
+            },
+        };
+        if let Some(slot) = f.slots.get(i) {
+            ext = ext.max(slot.offset.abs() + Vec2::splat(reach));
+        }
+    }
+    if let Some(f) = formations.get_mut(id) {
+        f.slowest_speed = if speed.is_finite() { speed } else { 0.0 };
+        f.weakest_accel = if accel.is_finite() { accel } else { 0.0 };
+        f.half_extent = ext;
+    }
+    tally
+}
+
 /// Centre, velocity and summed lag of one formation's members (see
-/// [`World::collect_member_tallies`]), and where the slot targets it handed its units lie.
+/// [`tally_formation`]), and where the slot targets it handed its units lie.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct MemberTally {
     average: MemberAverage,
