@@ -39,6 +39,7 @@
 //! at 1024) rules it out and greedy takes over, whose total cost was within 25 % of the
 //! optimum at 256 scattered members (tested).
 
+mod cost_matrix;
 mod lapjv;
 #[cfg(test)]
 mod reference;
@@ -48,6 +49,7 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::pattern::{MAX_MEMBERS, PatternError, Role};
+use cost_matrix::CostMatrix;
 use solver::Jv;
 
 /// Default size (members or slots) above which [`SlotAssignment`] uses the greedy solver
@@ -202,6 +204,7 @@ pub enum Outcome {
 pub struct SlotAssignment {
     config: AssignmentConfig,
     jv: Jv,
+    matrix: CostMatrix,
     col_of_row: Vec<usize>,
     taken: Vec<bool>,
     current: Vec<Option<usize>>,
@@ -226,6 +229,7 @@ impl SlotAssignment {
         Ok(Self {
             config,
             jv: Jv::default(),
+            matrix: CostMatrix::default(),
             col_of_row: Vec::new(),
             taken: Vec::new(),
             current: Vec::new(),
@@ -401,16 +405,15 @@ impl SlotAssignment {
             Outcome::Greedy
         } else {
             self.jv.prepare(rows, cols);
-            for (r, line) in self
-                .jv
-                .costs_mut()
-                .chunks_exact_mut(cols)
-                .take(rows)
-                .enumerate()
-            {
-                for (c, entry) in line.iter_mut().enumerate() {
-                    *entry = cost(r, c);
-                }
+            let member_list = fm.iter().map(|&i| &members[i]);
+            let slot_list = fs.iter().map(|&j| &slots[j]);
+            let out = self.jv.costs_mut();
+            if members_are_rows {
+                self.matrix
+                    .fill(&config, member_list, slot_list, true, out, cols);
+            } else {
+                self.matrix
+                    .fill(&config, slot_list, member_list, false, out, cols);
             }
             self.jv.solve(rows, &mut self.col_of_row);
             Outcome::Optimal

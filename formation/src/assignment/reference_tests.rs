@@ -179,3 +179,49 @@ fn same_input_same_assignment_bit_for_bit() {
     assert_eq!(first.total_cost.to_bits(), second.total_cost.to_bits());
     assert!(first.is_complete(220));
 }
+
+proptest! {
+    #[test]
+    fn cost_matrix_matches_cost_bit_for_bit(
+        points in prop::collection::vec(
+            (prop_oneof![Just(f32::NAN), Just(f32::INFINITY), -1.0e20f32..1.0e20, -50.0f32..50.0],
+             -50.0f32..50.0, 0u8..3),
+            2..24,
+        ),
+        split in 1usize..23,
+        squared in any::<bool>(),
+        penalty in prop_oneof![Just(0.0f32), Just(1.0e6), 0.0f32..100.0],
+    ) {
+        let roles = [Role::Any, Role::Leader, Role::Comms];
+        let located: Vec<Located> = points
+            .iter()
+            .map(|&(x, y, r)| Located::new(Vec2::new(x, y), roles[r as usize]))
+            .collect();
+        let split = split.min(located.len() - 1);
+        let (members, slots) = located.split_at(split);
+        let config = AssignmentConfig {
+            metric: if squared { CostMetric::SquaredDistance } else { CostMetric::Distance },
+            role_penalty: penalty,
+            ..AssignmentConfig::default()
+        };
+        for members_are_rows in [true, false] {
+            let (rows, cols) = if members_are_rows { (members, slots) } else { (slots, members) };
+            let mut out = vec![0.0; rows.len() * cols.len()];
+            super::cost_matrix::CostMatrix::default().fill(
+                &config,
+                rows.iter(),
+                cols.iter(),
+                members_are_rows,
+                &mut out,
+                cols.len(),
+            );
+            for (r, row) in rows.iter().enumerate() {
+                for (c, col) in cols.iter().enumerate() {
+                    let (m, s) = if members_are_rows { (row, col) } else { (col, row) };
+                    let want = config.cost(m, s);
+                    prop_assert_eq!(out[r * cols.len() + c].to_bits(), want.to_bits());
+                }
+            }
+        }
+    }
+}
