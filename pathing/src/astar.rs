@@ -58,6 +58,10 @@ pub struct Route {
     pub reached_goal: bool,
 }
 
+/// Route length (nodes) the buffers of a [`SearchScratch`] hold without growing after
+/// [`SearchScratch::reserve_for`].
+pub const ROUTE_RESERVE: usize = 256;
+
 /// Per-node search state, one cache line shared by four nodes.
 #[derive(Clone, Copy, Debug, Default)]
 struct NodeState {
@@ -101,10 +105,28 @@ impl SearchScratch {
         Self::default()
     }
 
-    fn begin(&mut self, slots: usize) {
+    /// Grows the buffers now to what searches of `graph` need: the per-node state to the
+    /// graph's size (what its first search would do), and the open list, the route and the
+    /// path query's buffers to routes of [`ROUTE_RESERVE`] nodes. A world calls it before its
+    /// first plans so that they do not allocate in the middle of a run (longer routes still
+    /// grow the buffers, once). Cheap when they already fit.
+    pub fn reserve_for(&mut self, graph: &NavGraph) {
+        self.grow_to(graph.adjacency.nodes.len());
+        self.heap.reserve(ROUTE_RESERVE);
+        for v in [&mut self.route, &mut self.route_edges] {
+            v.reserve(ROUTE_RESERVE.saturating_sub(v.len()));
+        }
+        self.path.reserve(ROUTE_RESERVE);
+    }
+
+    fn grow_to(&mut self, slots: usize) {
         if self.nodes.len() < slots {
             self.nodes.resize(slots, NodeState::default());
         }
+    }
+
+    fn begin(&mut self, slots: usize) {
+        self.grow_to(slots);
         self.generation += 1;
         if self.generation >= u32::MAX / 2 {
             self.nodes.iter_mut().for_each(|n| n.stamp = 0);

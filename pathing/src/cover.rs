@@ -59,13 +59,6 @@ impl CoverGeneration {
     }
 }
 
-/// Buffers of a cover query ([`ValidMap::cover_near_into`]), reused across queries.
-#[derive(Clone, Debug, Default)]
-pub struct CoverScratch {
-    /// Indices of the cover points in the query's box (sorted, deduplicated).
-    candidates: Vec<u32>,
-}
-
 /// A cover point found by a query.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CoverHit {
@@ -158,25 +151,17 @@ impl ValidMap {
     /// caller's.
     pub fn cover_near(&self, center: Vec2, radius: f32, threat: Vec2) -> Vec<CoverHit> {
         let mut hits = Vec::new();
-        self.cover_near_into(
-            center,
-            radius,
-            threat,
-            &mut CoverScratch::default(),
-            &mut hits,
-        );
+        self.cover_near_into(center, radius, threat, &mut hits);
         hits
     }
 
-    /// [`ValidMap::cover_near`] into the caller's buffers: `out` is cleared and refilled and
-    /// the candidates are gathered in `scratch`; both keep their capacity, so once they have
-    /// grown a query makes no allocation.
+    /// [`ValidMap::cover_near`] into the caller's `out`, cleared and refilled (it keeps its
+    /// capacity, so once it has grown a query makes no allocation).
     pub fn cover_near_into(
         &self,
         center: Vec2,
         radius: f32,
         threat: Vec2,
-        scratch: &mut CoverScratch,
         out: &mut Vec<CoverHit>,
     ) {
         out.clear();
@@ -184,35 +169,29 @@ impl ValidMap {
             return;
         }
         let r = Vec2::splat(radius);
-        let seen = &mut scratch.candidates;
-        seen.clear();
+        // The grid reports the points in its cells in any order; the sort below orders them.
         self.cover_grid.any_in_box(center - r, center + r, |i| {
-            seen.push(i);
+            if let Some(point) = self.cover.get(i as usize) {
+                let distance = (point.position - center).length();
+                if distance <= radius && self.is_covered(point, threat) {
+                    out.push(CoverHit {
+                        index: i as usize,
+                        point: *point,
+                        distance,
+                        offset: 0.0,
+                    });
+                }
+            }
             false
         });
-        seen.sort_unstable();
-        seen.dedup();
-        for &i in seen.iter() {
-            let Some(point) = self.cover.get(i as usize) else {
-                continue;
-            };
-            let distance = (point.position - center).length();
-            if distance <= radius && self.is_covered(point, threat) {
-                out.push(CoverHit {
-                    index: i as usize,
-                    point: *point,
-                    distance,
-                    offset: 0.0,
-                });
-            }
-        }
-        // Indices are unique, so the order is total: an unstable sort (which needs no buffer)
-        // gives the same order as a stable one.
+        // (distance, index) orders hits totally, so an unstable sort (which needs no buffer)
+        // gives the order a stable one would; a point reported twice is dropped.
         out.sort_unstable_by(|a, b| {
             a.distance
                 .total_cmp(&b.distance)
                 .then(a.index.cmp(&b.index))
         });
+        out.dedup_by_key(|h| h.index);
     }
 
     /// The cover points within `max_offset` of the polyline `path`, ordered by distance along
@@ -395,7 +374,15 @@ mod tests {
     #[test]
     fn cover_near_into_reused_buffers_matches_a_scan_of_every_point() {
         let m = cover_map();
-        let (mut scratch, mut hits) = (CoverScratch::default(), Vec::new());
+        let mut hits = vec![
+            CoverHit {
+                index: 99,
+                point: m.cover_points()[0],
+                distance: 0.0,
+                offset: 0.0,
+            };
+            40
+        ];
         let mut found = 0;
         for (center, radius, threat) in [
             (Vec2::new(10.0, 5.0), 4.0, Vec2::new(10.0, 30.0)),
@@ -406,7 +393,7 @@ mod tests {
             (Vec2::new(f32::NAN, 5.0), 4.0, Vec2::ZERO),
             (Vec2::new(10.0, 5.0), -1.0, Vec2::ZERO),
         ] {
-            m.cover_near_into(center, radius, threat, &mut scratch, &mut hits);
+            m.cover_near_into(center, radius, threat, &mut hits);
             assert_eq!(hits, m.cover_near(center, radius, threat));
             // Every point of the map, filtered and sorted: the same hits.
             let mut scan: Vec<CoverHit> = m

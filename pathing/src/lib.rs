@@ -17,8 +17,8 @@ pub mod valid_map;
 mod broad_phase;
 mod radix_heap;
 
-pub use astar::{Route, SearchFilter, SearchScratch};
-pub use cover::{CoverGeneration, CoverHit, CoverPoint, CoverScratch};
+pub use astar::{ROUTE_RESERVE, Route, SearchFilter, SearchScratch};
+pub use cover::{CoverGeneration, CoverHit, CoverPoint};
 pub use error::PathingError;
 pub use gap::{GapResponse, JumpDetector, JumpableGap, detect_gap};
 pub use grid_build::GridSpec;

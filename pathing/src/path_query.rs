@@ -227,6 +227,22 @@ pub(crate) struct PathBuffers {
     kept: Vec<usize>,
 }
 
+impl PathBuffers {
+    /// Room for routes of `n` nodes in every buffer.
+    pub(crate) fn reserve(&mut self, n: usize) {
+        let PathBuffers {
+            raw,
+            fallback,
+            points,
+            kept,
+        } = self;
+        raw.reserve(n.saturating_sub(raw.len()));
+        fallback.reserve(n.saturating_sub(fallback.len()));
+        points.reserve(n.saturating_sub(points.len()));
+        kept.reserve(n.saturating_sub(kept.len()));
+    }
+}
+
 /// Which buffer holds the route a query settled on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Chosen {

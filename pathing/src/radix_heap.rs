@@ -28,6 +28,14 @@ fn bucket(key: u32, last: u32) -> usize {
 }
 
 impl RadixHeap {
+    /// Room for `n` entries in every bucket (so a search whose open list stays below that
+    /// does not grow them).
+    pub fn reserve(&mut self, n: usize) {
+        for b in &mut self.buckets {
+            b.reserve(n.saturating_sub(b.len()));
+        }
+    }
+
     /// Empties the queue, keeping its memory.
     pub fn clear(&mut self) {
         self.buckets.iter_mut().for_each(Vec::clear);

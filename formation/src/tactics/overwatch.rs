@@ -11,7 +11,7 @@
 //! the set gives its slot to a point that arrives, and the member holding that slot is
 //! reassigned to the new point ([`update_cover_slots`]).
 
-use cohort_pathing::{CoverHit, CoverScratch, ValidMap};
+use cohort_pathing::{CoverHit, ValidMap};
 use cohort_steering::Vec2;
 use serde::{Deserialize, Serialize};
 
@@ -277,7 +277,6 @@ pub fn update_cover_slots(
 /// Buffers of [`update_cover_slots_in`], reused across updates (they keep their capacity).
 #[derive(Clone, Debug, Default)]
 pub struct CoverBuffers {
-    query: CoverScratch,
     set: Vec<CoverHit>,
     vacated: Vec<usize>,
     held: Vec<usize>,
@@ -300,13 +299,8 @@ pub fn update_cover_slots_in(
         spacing,
     } = *query;
     let k = slots.len();
-    let CoverBuffers {
-        query: cover_scratch,
-        set,
-        vacated,
-        held,
-    } = buffers;
-    map.cover_near_into(center, radius, threat, cover_scratch, set);
+    let CoverBuffers { set, vacated, held } = buffers;
+    map.cover_near_into(center, radius, threat, set);
     // Only points whose own obstacle is between them and the threat: a point on the far side
     // of a wall is not cover just because something else, farther off, blocks the view.
     set.retain(|h| {

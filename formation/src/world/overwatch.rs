@@ -75,6 +75,11 @@ impl World {
             route = vec![from, goal];
         }
         let length = route_length(&route);
+        // Room for every bound record: each bound takes the lead at most `bound_length`
+        // further, and each squad then closes up to the goal (more only grows the vector).
+        let bounds = ((length / settings.bound_length).ceil() as usize + 1)
+            .saturating_add(squads.len())
+            .min(4096);
         let mut run = OverwatchRun {
             goal,
             threat,
@@ -83,7 +88,7 @@ impl World {
             route_length: length,
             squads: Vec::with_capacity(squads.len()),
             next_squad: 0,
-            bounds: Vec::new(),
+            bounds: Vec::with_capacity(bounds),
             bound_time: 0.0,
             finished: false,
         };

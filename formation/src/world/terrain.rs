@@ -52,6 +52,16 @@ pub struct PathPlan {
     pub legs: Vec<Leg>,
 }
 
+impl PathPlan {
+    /// Room for plans of `n` waypoints (a plan into it does not grow its vectors).
+    pub fn reserve(&mut self, n: usize) {
+        self.points.reserve(n.saturating_sub(self.points.len()));
+        self.clearance
+            .reserve(n.saturating_sub(self.clearance.len()));
+        self.legs.reserve(n.saturating_sub(self.legs.len()));
+    }
+}
+
 /// The map and navgraph of a world, with caches rebuilt on load.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Terrain {
