@@ -3,7 +3,7 @@
 //! sibling modules: [`super::narrows`] (column in narrow passages), [`super::anchor_motion`]
 //! (anchors on paths, slot targets) and [`super::assign`] (slot assignment).
 
-use cohort_steering::Vec2;
+use cohort_steering::{Vec2, truncate};
 use slotmap::SlotMap;
 
 use super::narrows::narrow_stretches;
@@ -188,44 +188,74 @@ impl World {
 
     /// Stage 2: every formation, parents before children, moves its anchor and hands its
     /// members their slot targets.
+    ///
+    /// Top-level formations are done one at a time: their subtree is tallied (see
+    /// [`tally_formation`]), then moved and given its targets, so each member is looked up
+    /// twice in quick succession (in cache the second time) instead of in two passes over the
+    /// whole army. Passing oncoming formations is planned before any of them moves, from the
+    /// anchors as they stand and last tick's extents.
     pub fn update_formations(&mut self, dt: f32) {
         self.collect_formation_order();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);
-        for (k, &id) in order.iter().enumerate() {
-            let reassigned = match self.formations.get(id) {
-                Some(f) if f.needs_assignment => {
-                    self.assign_slots(id, true);
-                    true
-                }
-                Some(_) if self.tick % REASSIGN_TICKS == 0 => {
-                    self.assign_slots(id, false);
-                    true
-                }
-                _ => false,
-            };
-            self.switch_for_narrows(id);
-            // A re-assignment reorders the members, and the sums depend on the order: walk
-            // them again in the new order.
-            let stats = match self.scratch.tallies.get(k) {
-                Some(t) if !reassigned => t.stats(),
-                _ => self.member_stats(id),
-            };
-            self.move_anchor(id, stats, dt);
-            self.write_slot_targets(id, k);
+        let roots = std::mem::take(&mut self.scratch.roots);
+        for &(root, start, end) in &roots {
+            let span = start as usize..end as usize;
+            self.tally_subtree(&order, span.clone());
+            if let Some(f) = self.formations.get_mut(root) {
+                f.pass_velocity = truncate(f.pass_velocity, 0.5 * f.slowest_speed);
+            }
+            for k in span {
+                let id = order[k];
+                let reassigned = match self.formations.get(id) {
+                    Some(f) if f.needs_assignment => {
+                        self.assign_slots(id, true);
+                        true
+                    }
+                    Some(_) if self.tick % REASSIGN_TICKS == 0 => {
+                        self.assign_slots(id, false);
+                        true
+                    }
+                    _ => false,
+                };
+                self.switch_for_narrows(id);
+                // A re-assignment reorders the members, and the sums depend on the order:
+                // walk them again in the new order.
+                let stats = match self.scratch.tallies.get(k) {
+                    Some(t) if !reassigned => t.stats(),
+                    _ => self.member_stats(id),
+                };
+                self.move_anchor(id, stats, dt);
+                self.write_slot_targets(id, k);
+            }
         }
         // Kept for make way: each top-level formation's subtree is a run of the order.
+        self.scratch.roots = roots;
         self.scratch.order = order;
         self.open_lanes();
     }
 
-    /// Formations in top-down order (roots in key order, then each subtree depth first); the
-    /// roots alone, in key order, in `scratch.roots`, each with the run of the order its
-    /// subtree fills. Each subtree is tallied (see [`tally_formation`]) bottom-up as soon as
-    /// it is listed, while its formations are still in cache.
-    fn collect_formation_order(&mut self) {
+    /// Tallies the formations `order[span]` (one subtree, top-down) bottom-up into
+    /// `scratch.tallies`.
+    fn tally_subtree(&mut self, order: &[FormationId], span: std::ops::Range<usize>) {
         let Self {
             units,
+            formations,
+            scratch,
+            ..
+        } = self;
+        for k in span.rev() {
+            if let (Some(&id), Some(t)) = (order.get(k), scratch.tallies.get_mut(k)) {
+                *t = tally_formation(units, formations, id);
+            }
+        }
+    }
+
+    /// Formations in top-down order (roots in key order, then each subtree depth first); the
+    /// roots alone, in key order, in `scratch.roots`, each with the run of the order its
+    /// subtree fills.
+    fn collect_formation_order(&mut self) {
+        let Self {
             formations,
             scratch,
             ..
@@ -264,11 +294,8 @@ impl World {
                 }
             }
             (root.1, root.2) = (start as u32, order.len() as u32);
-            tallies.resize(order.len(), MemberTally::default());
-            for k in (start..order.len()).rev() {
-                tallies[k] = tally_formation(units, formations, order[k]);
-            }
         }
+        tallies.resize(order.len(), MemberTally::default());
     }
 }
 

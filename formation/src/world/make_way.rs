@@ -11,7 +11,7 @@
 //!   other way with overlapping lanes steers its anchor to its right, just enough for both to
 //!   pass (each takes half, each to its own right), and rejoins its path afterwards.
 
-use cohort_steering::{Vec2, truncate};
+use cohort_steering::Vec2;
 
 use super::World;
 use super::scratch::Scratch;
@@ -35,7 +35,9 @@ const PASS_MARGIN: f32 = 1.0;
 const PASS_TIME: f32 = 1.5;
 
 impl World {
-    /// Sets each moving top-level formation's sideways velocity for passing an oncoming one.
+    /// Sets each moving top-level formation's sideways velocity for passing an oncoming one,
+    /// before any anchor moves this tick: from the anchors as they stand and last tick's
+    /// extents (the formation stage then limits it by the slowest member's speed).
     pub(super) fn plan_passing(&mut self) {
         let Self {
             formations,
@@ -243,7 +245,8 @@ fn passing_velocity(a: &RootEntry, lane: &Lane, index: &RootIndex, r: f32) -> Ve
     if shift <= 0.0 {
         return Vec2::ZERO;
     }
-    truncate(-lane.left * (shift / PASS_TIME), 0.5 * a.slowest_speed)
+    // Limited to half the slowest member's speed once the formation stage has tallied it.
+    -lane.left * (shift / PASS_TIME)
 }
 
 type Formations = slotmap::SlotMap<FormationId, Formation>;
@@ -262,7 +265,6 @@ pub(crate) struct RootEntry {
     velocity: Vec2,
     half_extent: Vec2,
     moving: bool,
-    slowest_speed: f32,
 }
 
 /// The top-level formations sorted by anchor x (ties by key, so the order is deterministic),
@@ -309,7 +311,6 @@ impl RootIndex {
                 velocity: f.anchor.velocity,
                 half_extent: f.half_extent,
                 moving: f.motion == Motion::Moving,
-                slowest_speed: f.slowest_speed,
             });
         }
         self.max_reach = reach;
