@@ -10,8 +10,8 @@
 //! minimum in `f64` are freed (few, and each lies a tiny distance from its own old column,
 //! so their paths are short) and augmented again.
 //!
-//! Everything is deterministic: fixed scan orders, and among equal distances the column of
-//! lowest index is taken.
+//! Everything is deterministic: fixed scan orders, and ties between equal distances broken
+//! by fixed rules (first lane, then first index in it).
 
 use std::ops::{Add, Sub};
 
@@ -30,7 +30,8 @@ pub(super) trait Real:
     const ZERO: Self;
 
     /// Lowers `d[k]` to `row[k] - v[k] - h` where that is smaller and returns the smallest
-    /// `d[k]` and its first index (`NONE` if every `d[k]` is infinite).
+    /// `d[k]` and an index holding it (the first in its lane of the first lane holding it;
+    /// `NONE` if every `d[k]` is infinite).
     fn relax(row: &[Self], v: &[Self], d: &mut [Self], h: Self) -> (Self, usize);
 
     /// The smallest reduced cost `row[k] - v[k]`.
@@ -52,7 +53,25 @@ macro_rules! real {
                 let n = row.len().min(v.len()).min(d.len());
                 let (row, v, d) = (&row[..n], &v[..n], &mut d[..n]);
                 let full = n / LANES * LANES;
-                let best = relax_lanes::<$t, LANES>(&row[..full], &v[..full], &mut d[..full], h);
+                // Blocks of `BLOCK` columns; each lane keeps its minimum and the block it
+                // came from, so that finding the column afterwards scans one lane of one block.
+                const BLOCK: usize = 8 * LANES;
+                let mut best = [<$t>::INFINITY; LANES];
+                let mut best_block = [0usize; LANES];
+                for (b, ((db, rb), vb)) in d[..full]
+                    .chunks_mut(BLOCK)
+                    .zip(row[..full].chunks(BLOCK))
+                    .zip(v[..full].chunks(BLOCK))
+                    .enumerate()
+                {
+                    let block = relax_lanes::<$t, LANES>(rb, vb, db, h);
+                    for l in 0..LANES {
+                        if block[l] < best[l] {
+                            best[l] = block[l];
+                            best_block[l] = b;
+                        }
+                    }
+                }
                 let mut min = <$t>::INFINITY;
                 for b in best {
                     min = if b < min { b } else { min };
@@ -69,27 +88,18 @@ macro_rules! real {
                 if !(min < <$t>::INFINITY) {
                     return (min, NONE);
                 }
-                // The first column at the minimum: only the lanes whose minimum it is (as a
-                // rule one) need looking at, chunk by chunk.
-                let mut lanes = 0u32;
-                for (l, &b) in best.iter().enumerate() {
-                    lanes |= u32::from(b == min) << l;
-                }
-                if lanes.is_power_of_two() {
-                    let l = lanes.trailing_zeros() as usize;
-                    if let Some(k) = d[l..full].iter().step_by(LANES).position(|&x| x == min) {
-                        return (min, k * LANES + l);
-                    }
-                } else {
-                    for (k, dc) in d[..full].chunks_exact(LANES).enumerate() {
-                        let mut rest = lanes;
-                        while rest != 0 {
-                            let l = rest.trailing_zeros() as usize;
-                            if dc[l] == min {
-                                return (min, k * LANES + l);
-                            }
-                            rest &= rest - 1;
-                        }
+                // A column at the minimum: any will do (ties are common, through the tight
+                // edges of earlier searches), so only the first lane holding it is scanned,
+                // in the block it came from, one compare per chunk.
+                if let Some(lane) = best.iter().position(|&b| b == min) {
+                    let start = best_block[lane] * BLOCK;
+                    let end = (start + BLOCK).min(full);
+                    if let Some(k) = d[start + lane..end]
+                        .iter()
+                        .step_by(LANES)
+                        .position(|&x| x == min)
+                    {
+                        return (min, start + k * LANES + lane);
                     }
                 }
                 (
