@@ -8,8 +8,9 @@
 //! 3. [`World::steer_units`]: units blocked from their slot plan detours (and take off at a
 //!    jump point); every unit's behaviours are evaluated and combined into a force;
 //! 4. [`World::integrate_units`]: forces become velocities and positions under max force and
-//!    max speed, headings are smoothed;
-//! 5. [`World::resolve_constraints`]: non-penetration between units and against the map.
+//!    max speed;
+//! 5. [`World::resolve_constraints`]: non-penetration between units and against the map;
+//!    headings are smoothed towards the motion that remains.
 //! 6. [`World::fly_units`]: units in the air (jumping a link or a gap) move along their arcs
 //!    and land; they take no part in stages 3–5 while they fly.
 //!
@@ -210,7 +211,7 @@ impl World {
         self.drive_tactical_slots();
         self.steer_units(dt);
         self.integrate_units(dt);
-        self.resolve_constraints();
+        self.resolve_constraints(dt);
         self.fly_units(dt);
         self.tick += 1;
     }

@@ -21,14 +21,10 @@ pub struct Scratch {
     /// Per steered unit: where arrive takes it (first detour point, else the slot, else where
     /// it stands) and at what velocity.
     pub(crate) goals: Vec<(Vec2, Vec2)>,
-    /// Per steered unit: its slot's facing, when it has a slot.
-    pub(crate) facings: Vec<Option<Vec2>>,
     /// Per steered unit: a ball known to hold no static geometry, kept between ticks while
     /// the unit keeps its place in these arrays; steering and stage 5 skip their geometry
     /// queries inside it.
     pub(crate) zones: Vec<super::units::FreeZone>,
-    /// Per steered unit: its heading smoother, written back with the body in stage 5.
-    pub(crate) smoothers: Vec<cohort_steering::locomotion::HeadingSmoother>,
     pub(crate) grid: Option<CellGrid>,
     pub(crate) solver: Option<PenetrationSolver>,
     /// Candidate pairs of the penetration solver per chunk of the parallel steering stage.

@@ -110,28 +110,21 @@ impl World {
         }
     }
 
-    /// Stage 4: forces become velocities and positions (max force, max speed), headings are
-    /// smoothed; a unit standing at its slot turns to the slot's facing. Works on the dense
-    /// arrays gathered in stage 3; stage 5 writes bodies and smoothers back to the units.
+    /// Stage 4: forces become velocities and positions (max force, max speed). Works on the
+    /// dense arrays gathered in stage 3; stage 5 writes the bodies back to the units.
     pub fn integrate_units(&mut self, dt: f32) {
         let s = &mut self.scratch;
         s.previous.clear();
         for (i, body) in s.bodies.iter_mut().enumerate() {
             s.previous.push(body.position);
             integrate(body, s.forces.get(i).copied().unwrap_or(Vec2::ZERO), dt);
-            if body.speed() < 0.1 * body.max_speed {
-                if let Some(facing) = s.facings.get(i).copied().flatten() {
-                    body.heading = turn_towards(body.heading, facing, body.max_turn_rate * dt);
-                }
-            } else if let Some(smoother) = s.smoothers.get_mut(i) {
-                smoother.update(body, dt);
-            }
         }
     }
 
     /// Stage 5: units are moved apart where they overlap, and out of obstacles and walls (no
-    /// unit crosses a wall in one step); then the results are written back to the units.
-    pub fn resolve_constraints(&mut self) {
+    /// unit crosses a wall in one step); then headings are smoothed (a unit standing at its
+    /// slot turns to the slot's facing) and the bodies written back to the units.
+    pub fn resolve_constraints(&mut self, dt: f32) {
         let Self {
             units,
             terrain,
@@ -184,10 +177,16 @@ impl World {
             }
             terrain.keep_in_bounds(body);
             if let Some(u) = units.get_mut(scratch.ids[i]) {
-                u.body = *body;
-                if let Some(&smoother) = scratch.smoothers.get(i) {
-                    u.smoother = smoother;
+                // Headings follow the motion the constraints allowed.
+                if body.speed() < 0.1 * body.max_speed {
+                    if let Some(t) = u.slot_target {
+                        body.heading =
+                            turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
+                    }
+                } else {
+                    u.smoother.update(body, dt);
                 }
+                u.body = *body;
             }
         }
     }
@@ -489,8 +488,6 @@ fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
     s.positions.clear();
     s.radii.clear();
     s.goals.clear();
-    s.facings.clear();
-    s.smoothers.clear();
     // Units in the air (jumping) neither steer nor collide; `World::fly_units` moves them.
     for (id, u) in units.iter().filter(|(_, u)| u.flight.is_none()) {
         // A free zone stays with its unit while the unit keeps its place in the arrays.
@@ -510,8 +507,6 @@ fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
             (None, Some(t)) => (t.position, t.velocity),
             (None, None) => (u.body.position, Vec2::ZERO),
         });
-        s.facings.push(u.slot_target.map(|t| t.facing));
-        s.smoothers.push(u.smoother);
     }
 }
 
