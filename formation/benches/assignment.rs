@@ -3,6 +3,11 @@
 //! beside it); `near/256` re-solves with every member within a spacing of its slot (the usual
 //! re-assignment after a death or a pattern change).
 //!
+//! The `assignment_cpu` group times the exact solver at 128 and 256 members and `near/256` in
+//! thread CPU time (Linux `/proc/thread-self/schedstat`; wall clock elsewhere) rather than wall
+//! clock: on a shared, loaded machine the wall clock also counts the time the thread waits
+//! for a core.
+//!
 //! `cargo bench -p cohort-formation --bench assignment`
 #![allow(missing_docs)]
 
@@ -12,6 +17,7 @@ use cohort_steering::SimRng;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec2;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 /// `n` members scattered over a square, and the `n` slots of a box pattern.
 fn problem(n: usize) -> (Vec<Located>, Vec<Located>) {
@@ -88,5 +94,76 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// CPU time of the calling thread so far, if the platform tells (Linux).
+fn thread_cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// Runs `f` `iters` times and returns the thread CPU time it took (wall clock without it).
+/// The kernel updates a thread's CPU time at scheduler ticks only, so the `iters` runs are
+/// repeated until at least 50 ms of CPU time have passed and the mean of a repetition is
+/// returned.
+fn cpu_time(iters: u64, mut f: impl FnMut()) -> Duration {
+    let wall = Instant::now();
+    let Some(start) = thread_cpu() else {
+        for _ in 0..iters {
+            f();
+        }
+        return wall.elapsed();
+    };
+    let mut repetitions = 0u32;
+    loop {
+        for _ in 0..iters {
+            f();
+        }
+        repetitions += 1;
+        let spent = thread_cpu().unwrap_or(start).saturating_sub(start);
+        if spent >= Duration::from_millis(50) || repetitions >= 10_000 {
+            return spent / repetitions;
+        }
+    }
+}
+
+fn bench_cpu(c: &mut Criterion) {
+    let mut group = c.benchmark_group("assignment_cpu");
+    group.sample_size(50);
+    let exact = AssignmentConfig {
+        greedy_above: usize::MAX,
+        ..AssignmentConfig::default()
+    };
+    let (_, near_slots) = problem(256);
+    let mut rng = SimRng::seed_from(9);
+    let near_members: Vec<Located> = near_slots
+        .iter()
+        .map(|s| {
+            Located::new(
+                s.position + Vec2::new(rng.clamped(), rng.clamped()),
+                Role::Any,
+            )
+        })
+        .collect();
+    let cases = [
+        ("exact/128", problem(128)),
+        ("exact/256", problem(256)),
+        ("near/256", (near_members, near_slots)),
+    ];
+    for (name, (members, slots)) in &cases {
+        let Ok(mut solver) = SlotAssignment::new(exact) else {
+            continue;
+        };
+        let mut assignment = Assignment::default();
+        group.bench_function(*name, |b| {
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    solver.solve_fresh(black_box(members), black_box(slots), &mut assignment);
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_cpu);
 criterion_main!(benches);
