@@ -45,6 +45,7 @@ pub fn sanitize_dt(dt: f32) -> f32 {
 /// - a non-finite `force`: treated as zero (the body coasts at its current velocity).
 /// - a non-positive or non-finite `mass`: treated as 1.
 /// - if the new velocity or position would not be finite, the body keeps its old one.
+#[inline]
 pub fn integrate(body: &mut Body, force: Vec2, dt: f32) {
     let dt = sanitize_dt(dt);
     if dt == 0.0 {
@@ -83,6 +84,7 @@ pub fn integrate_with_heading(
 ///
 /// Returns a unit vector. A zero or non-finite `to` keeps `from`; a zero or non-finite `from`
 /// jumps to `to` (or `+x` when both are degenerate). A negative or NaN `max_angle` is 0.
+#[inline]
 pub fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
     let from_n = from.try_normalize();
     let to_n = to.try_normalize();
@@ -96,6 +98,7 @@ pub fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
 }
 
 /// [`turn_towards`] for unit vectors `from` and `to` (not checked): no normalization.
+#[inline]
 fn turn_unit_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
     let max_angle = if max_angle > 0.0 { max_angle } else { 0.0 };
     // Cheap test first: the angle is atan(|cross| / dot) ≤ |cross| / dot when dot > 0, so a
@@ -160,6 +163,7 @@ impl HeadingSmoother {
 
     /// Records a velocity: its unit direction when its speed is above [`MIN_HEADING_SPEED`]
     /// and finite; otherwise nothing.
+    #[inline]
     pub fn record(&mut self, velocity: Vec2) {
         let speed_sq = velocity.length_squared();
         if speed_sq <= MIN_HEADING_SPEED * MIN_HEADING_SPEED || !speed_sq.is_finite() {
@@ -176,6 +180,7 @@ impl HeadingSmoother {
 
     /// The unit average of the recorded directions, or `None` when nothing is recorded or the
     /// directions cancel out.
+    #[inline]
     pub fn average(&self) -> Option<Vec2> {
         let sum: Vec2 = self.samples.iter().take(self.len()).copied().sum();
         if sum.length_squared() > 1e-6 {
@@ -191,6 +196,7 @@ impl HeadingSmoother {
     /// always stays a unit vector (`+x` if it was degenerate). `dt` is sanitized as in
     /// [`integrate`]; a `dt` of 0 records nothing. A non-finite `max_turn_rate` means no limit;
     /// a negative one means no turning.
+    #[inline]
     pub fn update(&mut self, body: &mut Body, dt: f32) {
         let dt = sanitize_dt(dt);
         let heading = unit_heading(body.heading);

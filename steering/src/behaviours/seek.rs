@@ -136,6 +136,7 @@ pub fn arrive(body: &Body, target: Vec2, params: &ArriveParams) -> Vec2 {
 /// At the target itself the force only removes the velocity relative to the target (zero for
 /// a body already at rest on a still target). Zero when `target` or `target_velocity` is not
 /// finite.
+#[inline]
 pub fn arrive_moving(
     body: &Body,
     target: Vec2,

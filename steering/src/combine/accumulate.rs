@@ -81,11 +81,13 @@ impl Default for ForceAccumulator {
 impl ForceAccumulator {
     /// An empty accumulator with Buckland's [`BudgetRule::Magnitude`]. A non-finite or negative
     /// `max_force` is treated as 0 (nothing is ever accepted).
+    #[inline]
     pub fn new(max_force: f32) -> Self {
         Self::with_rule(max_force, BudgetRule::Magnitude)
     }
 
     /// An empty accumulator using `rule`.
+    #[inline]
     pub fn with_rule(max_force: f32, rule: BudgetRule) -> Self {
         Self {
             total: Vec2::ZERO,
@@ -135,6 +137,7 @@ impl ForceAccumulator {
 
     /// Adds `force` (a non-finite force counts as zero), cut to what is left by the budget rule.
     /// Returns whether more force can still be accepted afterwards.
+    #[inline]
     pub fn add(&mut self, force: Vec2) -> bool {
         if self.is_spent() {
             return false;
