@@ -85,7 +85,7 @@ pub struct SearchScratch {
     /// Per jump link: whether the unit of the current query can make it.
     pub(crate) jumps: Vec<bool>,
     /// The intermediate buffers of a path query (raw routes, smoothing).
-    pub(crate) path: crate::path_query::PathBuffers,
+    pub(crate) path: crate::path_finish::PathBuffers,
 }
 
 /// What a search found.

@@ -15,6 +15,7 @@ pub mod smoothing;
 pub mod valid_map;
 
 mod broad_phase;
+mod path_finish;
 mod radix_heap;
 
 pub use astar::{ROUTE_RESERVE, Route, SearchFilter, SearchScratch};

@@ -9,8 +9,8 @@ use crate::astar::{Outcome, SearchFilter, SearchScratch};
 use crate::error::{PathingError, finite_vec, non_negative};
 use crate::jump::{JumpAbility, JumpPlan, JumpRefusal, plan_jump};
 use crate::navgraph::{EdgeKind, NavGraph, NodeId};
-use crate::smoothing::kept_indices_into;
-use crate::valid_map::{Clearance, ValidMap};
+use crate::path_finish::{Chosen, Finish, PathBuffers};
+use crate::valid_map::ValidMap;
 
 /// Leeway kept when deciding whether a unit can leap a gap edge: the jump detector's default
 /// leap distance plus landing margin.
@@ -213,43 +213,6 @@ impl Path {
     }
 }
 
-/// The intermediate buffers of a path query, kept in [`SearchScratch`] so that a warm scratch
-/// plans without allocating.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct PathBuffers {
-    /// The route of the current attempt (positions with the kind of the leg leaving each).
-    raw: Vec<(Vec2, Leg)>,
-    /// The route to the closest reachable point, kept for when no attempt reaches the goal.
-    fallback: Vec<(Vec2, Leg)>,
-    /// The positions of the chosen route (smoothing's input).
-    points: Vec<Vec2>,
-    /// The indices of the chosen route kept by smoothing.
-    kept: Vec<usize>,
-}
-
-impl PathBuffers {
-    /// Room for routes of `n` nodes in every buffer.
-    pub(crate) fn reserve(&mut self, n: usize) {
-        let PathBuffers {
-            raw,
-            fallback,
-            points,
-            kept,
-        } = self;
-        raw.reserve(n.saturating_sub(raw.len()));
-        fallback.reserve(n.saturating_sub(fallback.len()));
-        points.reserve(n.saturating_sub(points.len()));
-        kept.reserve(n.saturating_sub(kept.len()));
-    }
-}
-
-/// Which buffer holds the route a query settled on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Chosen {
-    Raw,
-    Fallback,
-}
-
 /// Finds a path (see [`PathQuery`]). With a wider clearance than the radius, the path keeps it
 /// when one exists; otherwise it is the best path for the radius, `clearance_met == false`,
 /// and [`Path::narrowest`] says where it narrows. Jump links are only taken when the unit can
@@ -435,96 +398,6 @@ fn raw_route(graph: &NavGraph, scratch: &SearchScratch, out: &mut Vec<(Vec2, Leg
         if let Some(n) = adj.nodes.get(slot as usize) {
             out.push((n.position, leg));
         }
-    }
-}
-
-/// How the chosen raw route becomes a [`Path`].
-struct Finish {
-    /// The clearance the route was found with (smoothing keeps it).
-    clearance: f32,
-    /// Whether to smooth.
-    smooth: bool,
-    /// Clearances are measured up to this.
-    cap: f32,
-    /// Whether the route keeps the query's clearance.
-    met: bool,
-    /// Whether it ends at the goal.
-    reached_goal: bool,
-}
-
-impl Finish {
-    /// Smooths the chosen raw route and measures its clearances into `out` (whose waypoints
-    /// are empty).
-    fn write(&self, map: &ValidMap, buffers: &mut PathBuffers, chosen: Chosen, out: &mut Path) {
-        let PathBuffers {
-            raw,
-            fallback,
-            points,
-            kept,
-        } = buffers;
-        let raw: &[(Vec2, Leg)] = match chosen {
-            Chosen::Raw => raw,
-            Chosen::Fallback => fallback,
-        };
-        let waypoint = |&(position, leg): &(Vec2, Leg)| {
-            let clearance = map.clearance_capped(position, self.cap);
-            Waypoint {
-                position,
-                clearance,
-                leg_clearance: clearance,
-                leg,
-            }
-        };
-        if self.smooth {
-            points.clear();
-            points.extend(raw.iter().map(|(p, _)| *p));
-            kept_indices_into(
-                map,
-                points,
-                |i| raw.get(i).is_some_and(|(_, l)| *l == Leg::Walk),
-                self.clearance,
-                kept,
-            );
-            out.waypoints
-                .extend(kept.iter().filter_map(|&i| raw.get(i)).map(waypoint));
-        } else {
-            out.waypoints.extend(raw.iter().map(waypoint));
-        }
-        let waypoints = &mut out.waypoints;
-        let first = waypoints.first().map_or(Vec2::ZERO, |w| w.position);
-        let mut narrowest = Narrowest {
-            position: first,
-            clearance: waypoints.first().map_or(0.0, |w| w.clearance),
-        };
-        let mut length = 0.0;
-        for i in 0..waypoints.len().saturating_sub(1) {
-            let (Some(a), Some(b)) = (waypoints.get(i).copied(), waypoints.get(i + 1).copied())
-            else {
-                break;
-            };
-            length += (b.position - a.position).length();
-            let leg = if a.leg == Leg::Walk {
-                map.segment_clearance(a.position, b.position, a.clearance.min(b.clearance))
-            } else {
-                Clearance {
-                    distance: a.clearance.min(b.clearance),
-                    position: a.position,
-                }
-            };
-            if let Some(w) = waypoints.get_mut(i) {
-                w.leg_clearance = leg.distance;
-            }
-            if a.leg == Leg::Walk && leg.distance < narrowest.clearance {
-                narrowest = Narrowest {
-                    position: leg.position,
-                    clearance: leg.distance,
-                };
-            }
-        }
-        out.length = length;
-        out.reached_goal = self.reached_goal;
-        out.clearance_met = self.met;
-        out.narrowest = narrowest;
     }
 }
 
