@@ -206,7 +206,9 @@ impl World {
                 f.pass_velocity = truncate(f.pass_velocity, 0.5 * f.slowest_speed);
             }
             for k in span {
-                let id = order[k];
+                let Some(&id) = order.get(k) else {
+                    continue;
+                };
                 let reassigned = match self.formations.get(id) {
                     Some(f) if f.needs_assignment => {
                         self.assign_slots(id, true);
