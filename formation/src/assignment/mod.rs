@@ -5,9 +5,18 @@
 //! penalty when the slot's [`Role`] does not accept the member's role. Up to
 //! [`AssignmentConfig::greedy_above`] members or slots it is exact (Jonker–Volgenant: column
 //! reduction, one bounded round of augmenting row reduction, then shortest augmenting paths;
-//! `O(n³)` worst case); above, a greedy heuristic with swap improvement. Rectangular problems are fine:
-//! with more slots than members some slots stay empty; with more members than slots the
-//! extra members are left unassigned (`None`).
+//! `O(n³)` worst case); above, a greedy heuristic with swap improvement. Rectangular problems
+//! are fine: with more slots than members some slots stay empty; with more members than slots
+//! the extra members are left unassigned (`None`).
+//!
+//! **Exact and fast.** From 48 members up the exact solver first solves an `f32` copy of the
+//! costs (twice the SIMD lanes and half the memory of `f64`), then checks that solution's
+//! prices in `f64` and re-augments the few members whose slot is not one of their cheapest in
+//! reduced cost: the result is the `f64` optimum, whatever the `f32` pass found (property
+//! tests compare it with the previous solver on random matrices with ties, penalties,
+//! unreachable pairs and differences below `f32` resolution). The path search relaxes a
+//! whole cost row in one branch-free pass of SIMD lanes and rebuilds the path afterwards; the
+//! cost matrix is filled by a vectorised loop (bit-identical to [`AssignmentConfig::cost`]).
 //!
 //! **Stability.** Given the current assignment, [`SlotAssignment::solve`] keeps it unless the
 //! new optimum is cheaper by more than the hysteresis fraction, so members are not shuffled
@@ -16,28 +25,27 @@
 //! their valid slots and only the unassigned members are matched to the free slots; the repair
 //! is kept unless the full optimum beats it by more than the hysteresis.
 //!
-//! **Measured** with `cargo bench -p cohort-formation --bench assignment` (release build, a
-//! shared 2-core container under a load of about 3, so real machines do better), median
-//! times of one solve from scratch:
+//! **Measured** with `cargo bench -p cohort-formation --bench assignment` (release build, the
+//! shared 2-core container at a load of 5–9 on 2026-11-22, so real machines do better). One
+//! solve from scratch; "CPU" is the `assignment_cpu` group (thread CPU time, which the load
+//! inflates far less than the wall clock), the rest wall clock; "old" is the solver before
+//! the `f32` warm start (commit e091275), measured back to back with the same bench:
 //!
 //! | members | exact, fresh form-up | exact, members near their slots | greedy |
 //! |--------:|---------------------:|--------------------------------:|-------:|
-//! | 16      | 3.5 µs               |                                 |        |
-//! | 64      | 0.13 ms              |                                 |        |
-//! | 128     | 1.3 ms               |                                 |        |
-//! | 256     | 6.6 ms               | 0.37 ms                         | 1.1 ms |
-//! | 1024    | 650 ms               |                                 | 15 ms  |
-//!
-//! (16, 64, 128, 256 and near/256 measured after the path search rewrite; 1024 and greedy
-//! before it.)
+//! | 16      | 6.3–7.1 µs           |                                 |        |
+//! | 64      | 0.15–0.16 ms         |                                 |        |
+//! | 128     | 0.39–0.54 ms CPU (old 1.1–1.3) |                       |        |
+//! | 256     | 2.0–2.6 ms CPU (old 5.8–8.2)   | 0.21–0.29 ms CPU (old 0.33–0.41) | 1.9 ms |
+//! | 1024    | 145 ms               |                                 | 23 ms  |
 //!
 //! A fresh form-up (members scattered over a square, slots in a box beside it) is the hard
-//! case: almost every augmenting path crosses the whole matching. Re-assignment after a death,
-//! a join or a pattern change starts near the optimum and is about 30 times cheaper. The exact
-//! solver therefore stays the default up to [`DEFAULT_GREEDY_ABOVE`] = 256 members (about 10
-//! ms worst case, a fraction of a millisecond typically); past that the cubic growth (650 ms
-//! at 1024) rules it out and greedy takes over, whose total cost was within 25 % of the
-//! optimum at 256 scattered members (tested).
+//! case: almost every augmenting path crosses much of the matching. Re-assignment after a
+//! death, a join or a pattern change starts near the optimum and is several times cheaper.
+//! The exact solver therefore stays the default up to [`DEFAULT_GREEDY_ABOVE`] = 256 members
+//! (about 2–2.5 ms of CPU for a fresh form-up, a fraction of a millisecond typically); past
+//! that the cubic growth (145 ms at 1024) rules it out and greedy takes over, whose total
+//! cost was within 25 % of the optimum at 256 scattered members (tested).
 
 mod cost_matrix;
 mod lapjv;
