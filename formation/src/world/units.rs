@@ -300,17 +300,27 @@ impl SteerContext<'_> {
             near_obstacles.clear();
             near_walls.clear();
         } else {
-            // A wider query first: when it finds nothing, the unit need not ask again until
-            // it leaves that ball. Else the exact query, so steering sees what it always saw.
+            // A wider query first. Nothing closer than the nearest item it finds (or than its
+            // radius, when it finds none) is in the way: the unit need not ask again while its
+            // look-ahead ball stays inside that ball. When the look-ahead ball reaches an item,
+            // the exact query, so steering sees what it always saw.
             let wide = look + FREE_ZONE_EXTRA;
+            let p = body.position;
             self.terrain
-                .geometry_near(body.position, wide, near_obstacles, near_walls);
-            if near_walls.is_empty() && near_obstacles.is_empty() {
-                zone.open(body.position, wide);
+                .geometry_near(p, wide, near_obstacles, near_walls);
+            let nearest = near_obstacles
+                .iter()
+                .map(|o| o.signed_distance(p))
+                .chain(near_walls.iter().map(|w| (w.closest_point(p) - p).length()))
+                .fold(wide, f32::min);
+            if nearest > look + FREE_REACH_SLACK {
+                zone.open(p, nearest);
+                near_obstacles.clear();
+                near_walls.clear();
             } else {
                 zone.close();
                 self.terrain
-                    .geometry_near(body.position, look, near_obstacles, near_walls);
+                    .geometry_near(p, look, near_obstacles, near_walls);
             }
         }
         if !near_walls.is_empty() {
