@@ -196,6 +196,12 @@ impl PenetrationSolver {
         stats
     }
 
+    /// The candidate pairs the last [`Self::resolve`] worked from: every pair `(i, j)`,
+    /// `i < j`, that could overlap at the positions it returned (ordered by `i`).
+    pub fn candidates(&self) -> &[(u32, u32)] {
+        &self.candidates
+    }
+
     /// [`Self::resolve`] on the positions and radii of `bodies` (copied through reusable
     /// scratch buffers; velocities are not changed).
     pub fn resolve_bodies(&mut self, bodies: &mut [Body], iterations: u32) -> ResolveStats {

@@ -20,6 +20,7 @@
 mod anchor_motion;
 mod api;
 mod assign;
+mod constraints;
 mod detours;
 mod form_along;
 mod formation_nav;

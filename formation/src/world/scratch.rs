@@ -27,6 +27,8 @@ pub struct Scratch {
     pub(crate) zones: Vec<super::units::FreeZone>,
     pub(crate) grid: Option<CellGrid>,
     pub(crate) solver: Option<PenetrationSolver>,
+    /// Per steered unit: whether the map's geometry pushed it back this tick (stage 5).
+    pub(crate) held: Vec<bool>,
     /// Candidate pairs of the penetration solver per chunk of the parallel steering stage.
     pub(crate) chunk_pairs: Vec<Vec<(u32, u32)>>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,

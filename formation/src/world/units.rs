@@ -7,8 +7,8 @@ use cohort_steering::behaviours::{
 use cohort_steering::combine::ForceAccumulator;
 use cohort_steering::grid::{BruteForceSearch, CellGrid, NeighbourSearch};
 use cohort_steering::locomotion::{integrate, sanitize_dt};
-use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver, constrain_to_static};
-use cohort_steering::{Body, CircleObstacle, Vec2, Wall, locomotion::turn_towards};
+use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver};
+use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::{Scratch, Terrain, Unit, World, WorldSettings};
 use crate::ids::UnitId;
@@ -120,85 +120,6 @@ impl World {
             integrate(body, s.forces.get(i).copied().unwrap_or(Vec2::ZERO), dt);
         }
     }
-
-    /// Stage 5: units are moved apart where they overlap, and out of obstacles and walls (no
-    /// unit crosses a wall in one step); then headings are smoothed (a unit standing at its
-    /// slot turns to the slot's facing) and the bodies written back to the units.
-    pub fn resolve_constraints(&mut self, dt: f32) {
-        let Self {
-            units,
-            terrain,
-            settings,
-            scratch,
-            ..
-        } = self;
-        let n = scratch.bodies.len();
-        scratch.positions.clear();
-        scratch
-            .positions
-            .extend(scratch.bodies.iter().map(|b| b.position));
-        if let Some(solver) = scratch.solver.as_mut() {
-            solver.resolve(
-                &mut scratch.positions,
-                &scratch.radii,
-                settings.penetration_iterations,
-            );
-        }
-        for i in 0..n {
-            let body = &mut scratch.bodies[i];
-            body.position = scratch.positions[i];
-            let moved = (body.position - scratch.previous[i]).length();
-            let reach = body.radius + moved + 0.5;
-            // The query ball lies inside the one steering found empty (centred `moved` away):
-            // nothing to constrain against, skip the query.
-            let free = match scratch.zones.get(i) {
-                Some(zone) => zone.free_around(scratch.previous[i]),
-                None => -1.0,
-            };
-            if !(reach + moved <= free) {
-                terrain.geometry_near(
-                    body.position,
-                    reach,
-                    &mut scratch.near_obstacles,
-                    &mut scratch.near_walls,
-                );
-                let moved = constrain_to_static(
-                    body,
-                    scratch.previous[i],
-                    &scratch.near_obstacles,
-                    &scratch.near_walls,
-                );
-                // Pushed out of one rock into another (a crevice narrower than the unit):
-                // the per-obstacle pushes cannot settle it, so it goes to the nearest point
-                // where it fits. Only units that were pushed pay for the check.
-                if moved && inside_any(body, &scratch.near_obstacles) {
-                    body.position = terrain.push_out(body.position, body.radius);
-                }
-            }
-            terrain.keep_in_bounds(body);
-            if let Some(u) = units.get_mut(scratch.ids[i]) {
-                // Headings follow the motion the constraints allowed.
-                if body.speed() < 0.1 * body.max_speed {
-                    if let Some(t) = u.slot_target {
-                        body.heading =
-                            turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
-                    }
-                } else {
-                    u.smoother.update(body, dt);
-                }
-                u.body = *body;
-            }
-        }
-    }
-}
-
-/// Whether `body` overlaps any of `obstacles` by more than 5 % of its radius.
-fn inside_any(body: &Body, obstacles: &[CircleObstacle]) -> bool {
-    let slack = 0.05 * body.radius;
-    obstacles.iter().any(|o| {
-        let reach = o.radius + body.radius - slack;
-        (body.position - o.center).length_squared() < reach * reach
-    })
 }
 
 /// What the steering of one unit reads, gathered once per stage.
@@ -484,7 +405,7 @@ impl FreeZone {
     /// How far around `p` the zone is known empty (negative: not at all), less a slack
     /// against rounding.
     #[inline]
-    fn free_around(&self, p: Vec2) -> f32 {
+    pub(super) fn free_around(&self, p: Vec2) -> f32 {
         if self.radius < 0.0 {
             return -1.0;
         }

@@ -1,0 +1,161 @@
+//! Stage 5 of a tick: units are moved apart where they overlap and out of the map's geometry;
+//! a unit the geometry holds back does not give way, its neighbour does; then headings are
+//! smoothed and the bodies written back to the units.
+
+use cohort_steering::locomotion::turn_towards;
+use cohort_steering::penetration::{constrain_to_static, split_direction};
+use cohort_steering::{Body, CircleObstacle, Vec2};
+
+use super::{Scratch, Terrain, World};
+
+impl World {
+    /// Stage 5: units are moved apart where they overlap, and out of obstacles and walls (no
+    /// unit crosses a wall in one step). A unit pushed back by geometry would undo half of
+    /// each separation it took part in (a unit pressed against a wall by one behind it), so a
+    /// last pass moves its overlapping neighbours clear of it instead. Then headings are
+    /// smoothed (a unit standing at its slot turns to the slot's facing) and the bodies are
+    /// written back to the units.
+    pub fn resolve_constraints(&mut self, dt: f32) {
+        let Self {
+            units,
+            terrain,
+            settings,
+            scratch,
+            ..
+        } = self;
+        let n = scratch.bodies.len();
+        scratch.positions.clear();
+        scratch
+            .positions
+            .extend(scratch.bodies.iter().map(|b| b.position));
+        if let Some(solver) = scratch.solver.as_mut() {
+            solver.resolve(
+                &mut scratch.positions,
+                &scratch.radii,
+                settings.penetration_iterations,
+            );
+        }
+        scratch.held.clear();
+        scratch.held.resize(n, false);
+        let mut any_held = false;
+        for i in 0..n {
+            let position = scratch.positions[i];
+            let held = constrain_unit(scratch, terrain, i, position);
+            scratch.held[i] = held;
+            any_held |= held;
+        }
+        if any_held {
+            give_way_to_held(scratch, terrain);
+        }
+        for i in 0..n {
+            let body = &mut scratch.bodies[i];
+            terrain.keep_in_bounds(body);
+            if let Some(u) = units.get_mut(scratch.ids[i]) {
+                // Headings follow the motion the constraints allowed.
+                if body.speed() < 0.1 * body.max_speed {
+                    if let Some(t) = u.slot_target {
+                        body.heading =
+                            turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
+                    }
+                } else {
+                    u.smoother.update(body, dt);
+                }
+                u.body = *body;
+            }
+        }
+    }
+}
+
+/// Puts unit `i` at `position` and applies the map's geometry to it (no wall crossed since
+/// its position before this tick's move, pushed out of walls and obstacles). Returns whether
+/// the geometry moved it.
+fn constrain_unit(s: &mut Scratch, terrain: &Terrain, i: usize, position: Vec2) -> bool {
+    let (Some(body), Some(&previous)) = (s.bodies.get_mut(i), s.previous.get(i)) else {
+        return false;
+    };
+    body.position = position;
+    let moved = (body.position - previous).length();
+    let reach = body.radius + moved + 0.5;
+    // The query ball lies inside the unit's free zone (centred `moved` away): nothing to
+    // constrain against, skip the query.
+    let free = match s.zones.get(i) {
+        Some(zone) => zone.free_around(previous),
+        None => -1.0,
+    };
+    if reach + moved <= free {
+        return false;
+    }
+    terrain.geometry_near(
+        body.position,
+        reach,
+        &mut s.near_obstacles,
+        &mut s.near_walls,
+    );
+    let pushed = constrain_to_static(body, previous, &s.near_obstacles, &s.near_walls);
+    // Pushed out of one rock into another (a crevice narrower than the unit): the
+    // per-obstacle pushes cannot settle it, so it goes to the nearest point where it fits.
+    // Only units that were pushed pay for the check.
+    if pushed && inside_any(body, &s.near_obstacles) {
+        body.position = terrain.push_out(body.position, body.radius);
+    }
+    pushed
+}
+
+/// Passes [`give_way_to_held`] makes at most: a queue pressed against a wall gives way one
+/// unit further back per pass.
+const GIVE_WAY_PASSES: usize = 4;
+
+/// For every candidate pair of the penetration solver with exactly one unit held (pushed back
+/// by the map's geometry, or already made to give way), in candidate order: the other unit
+/// moves clear of the held one (by the whole overlap), the geometry is applied to it, and it
+/// is held from then on. Passes repeat while a unit moved, so a queue behind a unit at a wall
+/// gives way down the line.
+fn give_way_to_held(s: &mut Scratch, terrain: &Terrain) {
+    let Some(solver) = s.solver.take() else {
+        return;
+    };
+    for _ in 0..GIVE_WAY_PASSES {
+        let mut moved = false;
+        for &(i, j) in solver.candidates() {
+            let (i, j) = (i as usize, j as usize);
+            let (held, free) = match (s.held.get(i), s.held.get(j)) {
+                (Some(true), Some(false)) => (i, j),
+                (Some(false), Some(true)) => (j, i),
+                _ => continue,
+            };
+            let (Some(a), Some(b)) = (s.bodies.get(held), s.bodies.get(free)) else {
+                continue;
+            };
+            let reach = a.radius + b.radius;
+            let away = b.position - a.position;
+            let d = away.length();
+            if !(d < reach) {
+                continue;
+            }
+            let dir = if d > 1e-6 * reach {
+                away / d
+            } else {
+                split_direction(held as u32, free as u32)
+            };
+            let target = a.position + dir * reach;
+            constrain_unit(s, terrain, free, target);
+            if let Some(h) = s.held.get_mut(free) {
+                *h = true;
+            }
+            moved = true;
+        }
+        if !moved {
+            break;
+        }
+    }
+    s.solver = Some(solver);
+}
+
+/// Whether `body` overlaps any of `obstacles` by more than 5 % of its radius.
+fn inside_any(body: &Body, obstacles: &[CircleObstacle]) -> bool {
+    let slack = 0.05 * body.radius;
+    obstacles.iter().any(|o| {
+        let reach = o.radius + body.radius - slack;
+        (body.position - o.center).length_squared() < reach * reach
+    })
+}
