@@ -242,7 +242,13 @@ impl World {
 
     /// Moves units in the air along their arcs; a unit whose flight is over lands (pushed to
     /// the nearest free point if the landing is blocked) and re-plans its way to the slot.
+    /// Stage 6 of a tick: it relies on stage 3's count of the units in the air.
     pub fn fly_units(&mut self, dt: f32) {
+        // Nobody took off or was in the air when stage 3 looked (it counts them): skip the
+        // walk over the units.
+        if self.scratch.airborne == 0 {
+            return;
+        }
         let Self { units, terrain, .. } = self;
         for (_, unit) in units.iter_mut() {
             let Some(flight) = unit.flight.as_mut() else {

@@ -29,6 +29,8 @@ pub struct Scratch {
     pub(crate) solver: Option<PenetrationSolver>,
     /// Per steered unit: whether the map's geometry pushed it back this tick (stage 5).
     pub(crate) held: Vec<bool>,
+    /// Units in the air when stage 3 gathered the others (stage 6 has nothing to do at 0).
+    pub(crate) airborne: usize,
     /// Candidate pairs of the penetration solver per chunk of the parallel steering stage.
     pub(crate) chunk_pairs: Vec<Vec<(u32, u32)>>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,

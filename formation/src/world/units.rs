@@ -420,7 +420,12 @@ fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
     s.radii.clear();
     s.goals.clear();
     // Units in the air (jumping) neither steer nor collide; `World::fly_units` moves them.
-    for (id, u) in units.iter().filter(|(_, u)| u.flight.is_none()) {
+    s.airborne = 0;
+    for (id, u) in units.iter() {
+        if u.flight.is_some() {
+            s.airborne += 1;
+            continue;
+        }
         // A free zone stays with its unit while the unit keeps its place in the arrays.
         let k = s.ids.len();
         match s.zones.get_mut(k) {
