@@ -12,8 +12,11 @@ use cohort::formation::pattern::Pattern;
 use cohort::formation::tactics::{OverwatchSettings, Tactic};
 use cohort::formation::world::MAX_STEP;
 use cohort::formation::{FormationSpec, Member, Order, World, WorldSettings};
-use cohort::pathing::{CoverGeneration, Map, PolygonObstacle};
 use cohort::steering::{Body, Vec2};
+
+mod overwatch_support;
+
+use overwatch_support::walled_lanes;
 
 /// What a measured run saw.
 #[derive(Debug, Default)]
@@ -115,25 +118,6 @@ fn warm_army_among_obstacles_plans_detours_without_allocating() {
     );
 }
 
-/// Low walls across two lanes with cover generated off every surface, as in
-/// tests/tactics_overwatch.rs.
-fn cover_map() -> Map {
-    let mut m = Map::with_bounds(Vec2::ZERO, Vec2::new(140.0, 60.0));
-    for k in 0..4 {
-        let x = 30.75 + 20.0 * k as f32;
-        for y in [16.0, 36.0] {
-            m.polygons.push(
-                PolygonObstacle::rectangle(Vec2::new(x, y), Vec2::new(x + 1.0, y + 8.0)).unwrap(),
-            );
-        }
-    }
-    m.cover_generation = Some(CoverGeneration {
-        offset: 1.75,
-        spacing: 2.0,
-    });
-    m
-}
-
 /// The platoon's advance: east along two lanes toward a threat beyond the goal.
 fn overwatch_order() -> Order {
     Order::BoundingOverwatch {
@@ -149,7 +133,7 @@ fn overwatch_order() -> Order {
 
 /// A platoon of two 4-man squads (not yet ordered).
 fn overwatch_world() -> (World, cohort::formation::FormationId) {
-    let mut w = World::new(cover_map(), WorldSettings::default(), 5).unwrap();
+    let mut w = World::new(walled_lanes(), WorldSettings::default(), 5).unwrap();
     let spec = FormationSpec {
         pattern: Pattern {
             spacing: 8.0,

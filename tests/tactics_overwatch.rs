@@ -8,26 +8,21 @@ use cohort::formation::WorldSettings;
 use cohort::formation::pattern::Pattern;
 use cohort::formation::tactics::{OverwatchRun, OverwatchSettings, Tactic};
 use cohort::formation::{FormationId, FormationSpec, Member, Motion, Order, UnitId, World};
-use cohort::pathing::{CoverGeneration, Map, PolygonObstacle};
+use cohort::pathing::Map;
 use cohort::steering::{Body, CircleObstacle, Vec2};
+
+mod overwatch_support;
+
+use overwatch_support::walled_lanes;
 
 const DT: f32 = 1.0 / 30.0;
 const THREAT: Vec2 = Vec2::new(135.0, 30.0);
 const GOAL: Vec2 = Vec2::new(90.0, 30.0);
 
-/// Low walls (1 × 8) across two lanes every 20 m; cover points generated 1.75 m off every
-/// surface (a soldier kneeling a pace behind the wall), 2 m apart: four on each wall's west
-/// face, hidden from the threat in the east.
+/// The walled lanes (`overwatch_support::walled_lanes`: cover points 1.75 m off every wall,
+/// a soldier kneeling a pace behind it), with rubble between the walls.
 fn map() -> Map {
-    let mut m = Map::with_bounds(Vec2::ZERO, Vec2::new(140.0, 60.0));
-    for k in 0..4 {
-        let x = 30.75 + 20.0 * k as f32;
-        for y in [16.0, 36.0] {
-            m.polygons.push(
-                PolygonObstacle::rectangle(Vec2::new(x, y), Vec2::new(x + 1.0, y + 8.0)).unwrap(),
-            );
-        }
-    }
+    let mut m = walled_lanes();
     // Rubble between the walls: its cover comes into a bounding squad's set and leaves it
     // again as the anchor moves past.
     for k in 0..4 {
@@ -37,10 +32,6 @@ fn map() -> Map {
                 .push(CircleObstacle::new(Vec2::new(x, y), 0.6).unwrap());
         }
     }
-    m.cover_generation = Some(CoverGeneration {
-        offset: 1.75,
-        spacing: 2.0,
-    });
     m
 }
 

@@ -40,6 +40,23 @@ fn problem(n: usize) -> (Vec<Located>, Vec<Located>) {
     (members, slots)
 }
 
+/// 256 members each off a slot of [`problem`]'s box by up to 1 m on each axis (as at a
+/// re-assignment after a death, a join or a pattern change).
+fn near_problem() -> (Vec<Located>, Vec<Located>) {
+    let (_, slots) = problem(256);
+    let mut rng = SimRng::seed_from(9);
+    let members = slots
+        .iter()
+        .map(|s| {
+            Located::new(
+                s.position + Vec2::new(rng.clamped(), rng.clamped()),
+                Role::Any,
+            )
+        })
+        .collect();
+    (members, slots)
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("assignment");
     let exact = AssignmentConfig {
@@ -73,17 +90,7 @@ fn bench(c: &mut Criterion) {
         }
     }
     // Members already near their slots.
-    let (_, slots) = problem(256);
-    let mut rng = SimRng::seed_from(9);
-    let members: Vec<Located> = slots
-        .iter()
-        .map(|s| {
-            Located::new(
-                s.position + Vec2::new(rng.clamped(), rng.clamped()),
-                Role::Any,
-            )
-        })
-        .collect();
+    let (members, slots) = near_problem();
     if let Ok(mut solver) = SlotAssignment::new(exact) {
         let mut assignment = Assignment::default();
         group.sample_size(50);
@@ -133,17 +140,7 @@ fn bench_cpu(c: &mut Criterion) {
         greedy_above: usize::MAX,
         ..AssignmentConfig::default()
     };
-    let (_, near_slots) = problem(256);
-    let mut rng = SimRng::seed_from(9);
-    let near_members: Vec<Located> = near_slots
-        .iter()
-        .map(|s| {
-            Located::new(
-                s.position + Vec2::new(rng.clamped(), rng.clamped()),
-                Role::Any,
-            )
-        })
-        .collect();
+    let (near_members, near_slots) = near_problem();
     let cases = [
         ("exact/128", problem(128)),
         ("exact/256", problem(256)),

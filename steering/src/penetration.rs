@@ -316,11 +316,14 @@ mod tests {
         PenetrationSolver::new(Vec2::splat(-20.0), Vec2::splat(20.0), 1.0).unwrap()
     }
 
-    fn at(position: Vec2, velocity: Vec2) -> Body {
+    /// A man-sized body at `position` moving at `velocity` (also used by the tests of
+    /// `static_geometry`).
+    pub(super) fn at(position: Vec2, velocity: Vec2) -> Body {
         Body::new(position, 0.5, 3.0, 6.0).unwrap().moving(velocity)
     }
 
-    fn close(a: Vec2, b: Vec2) -> bool {
+    /// Whether two vectors agree within 1e-5.
+    pub(super) fn close(a: Vec2, b: Vec2) -> bool {
         (a - b).length() < 1e-5
     }
 

@@ -108,15 +108,8 @@ pub fn constrain_to_static(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::{at, close};
     use super::*;
-
-    fn at(position: Vec2, velocity: Vec2) -> Body {
-        Body::new(position, 0.5, 3.0, 6.0).unwrap().moving(velocity)
-    }
-
-    fn close(a: Vec2, b: Vec2) -> bool {
-        (a - b).length() < 1e-5
-    }
 
     #[test]
     fn pushed_out_of_circle() {
