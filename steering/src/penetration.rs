@@ -202,6 +202,51 @@ impl PenetrationSolver {
         &self.candidates
     }
 
+    /// Separates circles from *held* ones (circles that must not move, such as bodies pressed
+    /// against a wall): for each candidate pair of the last [`Self::resolve`] with exactly one
+    /// circle held and the two overlapping, the other circle moves out by the whole overlap
+    /// along the line of centres (coincident centres as in `resolve`) and is held from then
+    /// on, so a row of circles behind a held one gives way down the line. Repeats while a
+    /// circle moved, at most `passes` times. Returns whether any circle moved.
+    pub fn separate_from_held(
+        &self,
+        positions: &mut [Vec2],
+        radii: &[f32],
+        held: &mut [bool],
+        passes: usize,
+    ) -> bool {
+        let mut any = false;
+        for _ in 0..passes {
+            let mut moved = false;
+            for &(i, j) in &self.candidates {
+                let (hi, hj) = match (held.get(i as usize), held.get(j as usize)) {
+                    (Some(&hi), Some(&hj)) => (hi, hj),
+                    _ => continue,
+                };
+                if hi == hj {
+                    continue;
+                }
+                let Some((normal, depth)) = contact(positions, radii, i, j) else {
+                    continue;
+                };
+                // The normal points from `i` to `j`.
+                let (free, push) = if hi { (j, normal) } else { (i, -normal) };
+                if let Some(p) = positions.get_mut(free as usize) {
+                    *p += push * depth;
+                }
+                if let Some(h) = held.get_mut(free as usize) {
+                    *h = true;
+                }
+                moved = true;
+            }
+            any |= moved;
+            if !moved {
+                break;
+            }
+        }
+        any
+    }
+
     /// [`Self::resolve`] on the positions and radii of `bodies` (copied through reusable
     /// scratch buffers; velocities are not changed).
     pub fn resolve_bodies(&mut self, bodies: &mut [Body], iterations: u32) -> ResolveStats {
@@ -475,6 +520,56 @@ mod tests {
         handed.seed_candidates(&anchors[..10], margin);
         handed.resolve(&mut e, &radii, 6);
         assert_eq!(e, d);
+    }
+
+    /// A row pressed against a held circle gives way down the line: the held circle stays
+    /// put and each one behind it ends just touching its neighbour; against the candidate
+    /// order a pass moves the row back by one circle.
+    #[test]
+    fn a_row_gives_way_to_a_held_circle() {
+        let radii = [0.5; 4];
+        let start = [
+            Vec2::ZERO,
+            Vec2::new(-0.9, 0.0),
+            Vec2::new(-1.8, 0.0),
+            Vec2::new(-2.7, 0.0),
+        ];
+        let mut s = solver();
+        // The candidates `resolve` collects at the start positions (neighbours in the row).
+        let mut pos = start;
+        s.resolve(&mut pos, &radii, 1);
+        assert_eq!(s.candidates(), &[(0, 1), (1, 2), (2, 3)]);
+        pos = start;
+        let mut held = [true, false, false, false];
+        assert!(s.separate_from_held(&mut pos, &radii, &mut held, 4));
+        assert_eq!(pos[0], Vec2::ZERO);
+        for k in 1..4 {
+            let gap = (pos[k - 1] - pos[k]).length();
+            assert!((gap - 1.0).abs() < 1e-5, "gap {k}: {gap}");
+        }
+        assert_eq!(held, [true; 4]);
+        // Held at the other end of the row, against the candidate order: one pass moves only
+        // the circle next to it, enough passes the whole row.
+        let mut one = start;
+        let mut held = [false, false, false, true];
+        s.separate_from_held(&mut one, &radii, &mut held, 1);
+        assert!(close(one[2], Vec2::new(-1.7, 0.0)), "{:?}", one[2]);
+        assert_eq!(
+            &one[..2],
+            &start[..2],
+            "only the next one gives way in one pass"
+        );
+        let mut all = start;
+        s.separate_from_held(&mut all, &radii, &mut [false, false, false, true], 4);
+        for k in 1..4 {
+            assert!(((all[k - 1] - all[k]).length() - 1.0).abs() < 1e-5);
+        }
+        assert_eq!(all[3], start[3]);
+        // Nobody held, or everybody: nothing moves.
+        let mut none = start;
+        assert!(!s.separate_from_held(&mut none, &radii, &mut [false; 4], 4));
+        assert!(!s.separate_from_held(&mut none, &radii, &mut [true; 4], 4));
+        assert_eq!(none, start);
     }
 
     proptest! {

@@ -226,7 +226,11 @@ impl<F: Real> Core<F> {
     /// `x` and `y` consistent): rows whose column is not one of their minimum reduced cost
     /// are freed, then every free row is augmented. Returns the number of rows augmented.
     pub fn resume(&mut self) -> usize {
-        if !self.sized() || self.v.len() != self.n || self.x.len() != self.n {
+        if !self.sized()
+            || self.v.len() != self.n
+            || self.x.len() != self.n
+            || self.y.len() != self.n
+        {
             return 0;
         }
         self.reset(false);

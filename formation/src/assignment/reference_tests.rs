@@ -150,7 +150,7 @@ fn warm_start_threshold_is_exercised_on_both_sides() {
 }
 
 #[test]
-fn same_input_same_assignment_bit_for_bit() {
+fn same_input_same_assignment_on_a_fresh_and_a_reused_solver() {
     let mut rng = cohort_steering::SimRng::seed_from(11);
     let members: Vec<Located> = (0..200)
         .map(|_| {
@@ -167,14 +167,19 @@ fn same_input_same_assignment_bit_for_bit() {
         greedy_above: usize::MAX,
         ..AssignmentConfig::default()
     };
-    let solve = || {
-        let mut a = Assignment::default();
-        SlotAssignment::new(config)
-            .unwrap()
-            .solve(&members, &slots, &mut a);
-        a
-    };
-    let (first, second) = (solve(), solve());
+    // A fresh solver, and one whose buffers hold the state of an earlier problem of another
+    // size (a solver reused across formations): stale state must not leak into the answer.
+    let mut fresh = Assignment::default();
+    SlotAssignment::new(config)
+        .unwrap()
+        .solve(&members, &slots, &mut fresh);
+    let mut reused = SlotAssignment::new(config).unwrap();
+    let mut scratch = Assignment::default();
+    reused.solve(&members[..90], &slots[..100], &mut scratch);
+    reused.solve(&slots[..150], &members[..120], &mut scratch);
+    let mut warm = Assignment::default();
+    reused.solve(&members, &slots, &mut warm);
+    let (first, second) = (fresh, warm);
     assert_eq!(first.slot_of, second.slot_of);
     assert_eq!(first.total_cost.to_bits(), second.total_cost.to_bits());
     assert!(first.is_complete(220));

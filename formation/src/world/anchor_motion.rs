@@ -3,7 +3,7 @@
 
 use cohort_steering::{Vec2, ops, truncate};
 
-use super::{World, member_position};
+use super::World;
 use crate::anchor::{AnchorMode, drift_corrected_anchor, lag_speed_factor, moving_anchor};
 use crate::formation::{Formation, Member, Motion, SlotTarget};
 use crate::ids::FormationId;
@@ -20,7 +20,7 @@ const SETTLE_SPEED: f32 = 0.05;
 
 impl World {
     /// Moves formation `id`'s anchor one tick; `stats` are its members' `(p_c, v_c, mean lag)`
-    /// (from the stage's member tallies, or [`Self::member_stats`]).
+    /// (from the stage's member tallies).
     pub(super) fn move_anchor(
         &mut self,
         id: FormationId,
@@ -143,48 +143,6 @@ impl World {
                 }
             }
         }
-    }
-
-    /// `(p_c, v_c, mean lag)` of a formation's members.
-    pub(super) fn member_stats(&self, id: FormationId) -> (Option<Vec2>, Option<Vec2>, f32) {
-        let Some(f) = self.formations.get(id) else {
-            return (None, None, 0.0);
-        };
-        let mut avg = crate::anchor::MemberAverage::default();
-        let mut lag = 0.0;
-        for m in &f.members {
-            // A sub-formation with no units left (slowest speed 0) is an empty anchor: it
-            // counts neither in the centre nor in the lag.
-            if let Member::Formation(c) = *m
-                && self
-                    .formations
-                    .get(c)
-                    .is_none_or(|c| c.slowest_speed <= 0.0)
-            {
-                continue;
-            }
-            if let Some((p, v)) = member_position(&self.units, &self.formations, *m) {
-                avg.add(p, v);
-            }
-            lag += match *m {
-                Member::Unit(u) => self
-                    .units
-                    .get(u)
-                    .and_then(|u| {
-                        u.slot_target
-                            .map(|t| (t.position - u.body.position).length())
-                    })
-                    .unwrap_or(0.0),
-                Member::Formation(c) => self.formations.get(c).map_or(0.0, |c| c.mean_lag),
-            };
-        }
-        let n = avg.count();
-        let mean = avg.mean();
-        (
-            mean.map(|m| m.0),
-            mean.map(|m| m.1),
-            if n > 0 { lag / n as f32 } else { 0.0 },
-        )
     }
 
     /// The leader unit of a leader-anchored formation: its position, heading and slot offset.

@@ -3,7 +3,7 @@
 //! smoothed and the bodies written back to the units.
 
 use cohort_steering::locomotion::turn_towards;
-use cohort_steering::penetration::{constrain_to_static, split_direction};
+use cohort_steering::penetration::constrain_to_static;
 use cohort_steering::{Body, CircleObstacle, Vec2};
 
 use super::{Scratch, Terrain, World};
@@ -101,54 +101,27 @@ fn constrain_unit(s: &mut Scratch, terrain: &Terrain, i: usize, position: Vec2) 
     pushed
 }
 
-/// Passes [`give_way_to_held`] makes at most: a queue pressed against a wall gives way one
-/// unit further back per pass.
+/// Passes of the solver's separation from held units: a queue pressed against a wall gives
+/// way one unit further back per pass.
 const GIVE_WAY_PASSES: usize = 4;
 
-/// For every candidate pair of the penetration solver with exactly one unit held (pushed back
-/// by the map's geometry, or already made to give way), in candidate order: the other unit
-/// moves clear of the held one (by the whole overlap), the geometry is applied to it, and it
-/// is held from then on. Passes repeat while a unit moved, so a queue behind a unit at a wall
-/// gives way down the line.
+/// Units overlapping a unit the geometry held back move clear of it (down a queue, see
+/// [`cohort_steering::penetration::PenetrationSolver::separate_from_held`]); the geometry is then applied to each of them.
 fn give_way_to_held(s: &mut Scratch, terrain: &Terrain) {
-    let Some(solver) = s.solver.take() else {
+    let Some(solver) = s.solver.as_ref() else {
         return;
     };
-    for _ in 0..GIVE_WAY_PASSES {
-        let mut moved = false;
-        for &(i, j) in solver.candidates() {
-            let (i, j) = (i as usize, j as usize);
-            let (held, free) = match (s.held.get(i), s.held.get(j)) {
-                (Some(true), Some(false)) => (i, j),
-                (Some(false), Some(true)) => (j, i),
-                _ => continue,
-            };
-            let (Some(a), Some(b)) = (s.bodies.get(held), s.bodies.get(free)) else {
-                continue;
-            };
-            let reach = a.radius + b.radius;
-            let away = b.position - a.position;
-            let d = away.length();
-            if !(d < reach) {
-                continue;
-            }
-            let dir = if d > 1e-6 * reach {
-                away / d
-            } else {
-                split_direction(held as u32, free as u32)
-            };
-            let target = a.position + dir * reach;
-            constrain_unit(s, terrain, free, target);
-            if let Some(h) = s.held.get_mut(free) {
-                *h = true;
-            }
-            moved = true;
-        }
-        if !moved {
-            break;
+    s.positions.clear();
+    s.positions.extend(s.bodies.iter().map(|b| b.position));
+    if !solver.separate_from_held(&mut s.positions, &s.radii, &mut s.held, GIVE_WAY_PASSES) {
+        return;
+    }
+    for i in 0..s.bodies.len() {
+        let p = s.positions[i];
+        if p != s.bodies[i].position {
+            constrain_unit(s, terrain, i, p);
         }
     }
-    s.solver = Some(solver);
 }
 
 /// Whether `body` overlaps any of `obstacles` by more than 5 % of its radius.

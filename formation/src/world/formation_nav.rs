@@ -39,9 +39,10 @@ impl FormationNav {
         self.built_for = Some(small_radius);
         self.terrain = Self::strip_small(map, small_radius).and_then(|m| {
             // Anchors need less resolution than units: sample at twice the units' spacing.
+            let base = nav_spec(&m);
             let spec = GridSpec {
-                spacing: nav_spec(&m).spacing * 2.0,
-                ..nav_spec(&m)
+                spacing: base.spacing * 2.0,
+                ..base
             };
             Terrain::with_spec(m, &spec).ok()
         });
@@ -54,6 +55,15 @@ impl FormationNav {
 }
 
 impl World {
+    /// Builds the formations' map for the current [`super::WorldSettings::small_obstacle_radius`]
+    /// if it is not built yet (a world restored from a snapshot, or the radius changed): every
+    /// reader of [`FormationNav::valid_map`] calls this first, so what a formation sees never
+    /// depends on whether something planned a path before.
+    pub(super) fn ensure_formation_nav(&mut self) {
+        let small = self.settings.small_obstacle_radius;
+        self.formation_nav.ensure(self.terrain.map(), small);
+    }
+
     /// Plans a formation anchor's path: on the map without small obstacles (see the module
     /// docs), keeping `clearance` where it can and at least `min_clearance`.
     pub(crate) fn plan_formation_path(
@@ -64,8 +74,7 @@ impl World {
         min_clearance: f32,
         jump: Option<JumpAbility>,
     ) -> PathPlan {
-        let small = self.settings.small_obstacle_radius;
-        self.formation_nav.ensure(self.terrain.map(), small);
+        self.ensure_formation_nav();
         let terrain = self.formation_nav.terrain.as_ref().unwrap_or(&self.terrain);
         terrain.plan_path(
             from,

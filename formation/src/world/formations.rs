@@ -225,7 +225,7 @@ impl World {
                 // walk them again in the new order.
                 let stats = match self.scratch.tallies.get(k) {
                     Some(t) if !reassigned => t.stats(),
-                    _ => self.member_stats(id),
+                    _ => tally_formation(&self.units, &mut self.formations, id).stats(),
                 };
                 self.move_anchor(id, stats, dt);
                 self.write_slot_targets(id, k);
@@ -378,7 +378,7 @@ pub(crate) struct MemberTally {
 }
 
 impl MemberTally {
-    /// `(p_c, v_c, mean lag)`, as [`World::member_stats`] computes them.
+    /// `(p_c, v_c, mean lag)` of the members.
     fn stats(&self) -> (Option<Vec2>, Option<Vec2>, f32) {
         let n = self.average.count();
         let mean = self.average.mean();

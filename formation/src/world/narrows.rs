@@ -43,6 +43,7 @@ impl World {
     /// Whether every slot of the formation's base pattern, laid out at its anchor, has room
     /// for the member that would stand there (a unit's radius, a sub-formation's half-width).
     fn base_pattern_fits(&mut self, id: FormationId) -> bool {
+        self.ensure_formation_nav();
         let room = self.largest_radius(id) + self.widest_child_half_width(id);
         let Some(f) = self.formations.get(id) else {
             return false;

@@ -114,28 +114,25 @@ impl World {
         None
     }
 
-    /// Fresh slots for squad `i`: one per member, on the cover nearest its anchor.
-    fn rebuild_squad_slots(&self, run: &mut OverwatchRun, i: usize) {
-        let Some(squad) = run.squads.get(i) else {
+    /// Fresh slots for squad `i`: one per member, on the cover nearest its anchor (the squad's
+    /// slot vector refilled in place, the cover search in the world's overwatch buffers).
+    fn rebuild_squad_slots(&mut self, run: &mut OverwatchRun, i: usize) {
+        let Some(squad) = run.squads.get_mut(i) else {
             return;
         };
         let Some(f) = self.formations.get(squad.formation) else {
             return;
         };
-        let slots: Vec<CoverSlot> = f
-            .members
-            .iter()
-            .map(|&m| CoverSlot {
-                cover: None,
-                member: Some(m),
-                position: member_position(&self.units, &self.formations, m)
-                    .map_or(squad.anchor, |p| p.0),
-            })
-            .collect();
-        if let Some(s) = run.squads.get_mut(i) {
-            s.slots = slots;
-        }
-        self.update_squad_cover(run, i, &mut OverwatchScratch::default());
+        let anchor = squad.anchor;
+        squad.slots.clear();
+        squad.slots.extend(f.members.iter().map(|&m| CoverSlot {
+            cover: None,
+            member: Some(m),
+            position: member_position(&self.units, &self.formations, m).map_or(anchor, |p| p.0),
+        }));
+        let mut buffers = std::mem::take(&mut self.scratch.overwatch);
+        self.update_squad_cover(run, i, &mut buffers);
+        self.scratch.overwatch = buffers;
     }
 
     /// Re-chooses squad `i`'s cover set around its anchor (points other squads hold are

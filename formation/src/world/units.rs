@@ -20,8 +20,8 @@ const PARALLEL_CHUNK: usize = 256;
 /// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
 const LOOK_AHEAD_TIME: f32 = 1.0;
 
-/// Slack (world units) against rounding when stage 5 relies on steering's empty geometry query.
-const FREE_REACH_SLACK: f32 = 1e-3;
+/// Slack (world units) against rounding when a free zone spares a geometry query.
+const ZONE_SLACK: f32 = 1e-3;
 
 impl World {
     /// Stage 3: every unit's behaviours are evaluated and combined into one force, in unit-key
@@ -234,7 +234,7 @@ impl SteerContext<'_> {
                 .map(|o| o.signed_distance(p))
                 .chain(near_walls.iter().map(|w| (w.closest_point(p) - p).length()))
                 .fold(wide, f32::min);
-            if nearest > look + FREE_REACH_SLACK {
+            if nearest > look + ZONE_SLACK {
                 zone.open(p, nearest);
                 near_obstacles.clear();
                 near_walls.clear();
@@ -252,8 +252,9 @@ impl SteerContext<'_> {
             let f = obstacle_avoidance(&body, near_obstacles, self.obstacles);
             acc.add_weighted(settings.obstacle_weight, f);
         }
-        // 3. separation from neighbours found through the grid.
-        if !acc.is_spent() {
+        // 3. separation from neighbours found through the grid; the same pass collects the
+        // penetration solver's pairs, which are needed even when the budget is spent.
+        if !acc.is_spent() || pairs.is_some() {
             let sep = separation_force(
                 &body,
                 i as u32,
@@ -264,17 +265,6 @@ impl SteerContext<'_> {
                 pairs.map(|p| (p, self.pair_margin)),
             );
             acc.add_weighted(settings.separation_weight, sep);
-        } else if let Some(pairs) = pairs {
-            // Spent before separation: the solver's pairs are still needed.
-            collect_pairs(
-                &body,
-                i as u32,
-                search,
-                self.bodies,
-                self.max_radius,
-                pairs,
-                self.pair_margin,
-            );
         }
         // 4. arrive at the slot (or the next detour point, or stop where it is).
         if !acc.is_spent() {
@@ -335,29 +325,7 @@ fn separation_force<S: NeighbourSearch>(
     force
 }
 
-/// The pairs of [`separation_force`] alone, for a unit whose force budget was spent before
-/// separation.
-fn collect_pairs<S: NeighbourSearch>(
-    body: &Body,
-    me: u32,
-    search: &S,
-    bodies: &[Body],
-    max_radius: f32,
-    pairs: &mut Vec<(u32, u32)>,
-    margin: f32,
-) {
-    search.for_each_in_radius(body.position, body.radius + max_radius + margin, |j, p| {
-        let Some(other) = bodies.get(j as usize) else {
-            return;
-        };
-        let sum = body.radius + other.radius + margin;
-        if j > me && (body.position - p).length_squared() < sum * sum {
-            pairs.push((me, j));
-        }
-    });
-}
-
-/// Where the steering stage writes: per-unit forces and free reach, the geometry buffers of
+/// Where the steering stage writes: per-unit forces and free zones, the geometry buffers of
 /// the single-thread loop, and the parallel loop's per-chunk pair buffers.
 struct SteerOutput<'a> {
     forces: &'a mut [Vec2],
@@ -409,7 +377,7 @@ impl FreeZone {
         if self.radius < 0.0 {
             return -1.0;
         }
-        self.radius - (p - self.centre).length() - FREE_REACH_SLACK
+        self.radius - (p - self.centre).length() - ZONE_SLACK
     }
 }
 
