@@ -20,7 +20,9 @@ use crate::error::{SteeringError, check_finite_vec, check_positive};
 /// 11-bit radix passes).
 pub const MAX_CELLS: usize = 1 << 22;
 
+mod pairs;
 mod radix;
+mod resort;
 
 use radix::{RADIX, RADIX_BITS, radix_pass};
 
@@ -42,6 +44,11 @@ pub trait NeighbourSearch {
     /// Calls `f(index, position)` for every item within `radius` of `center` (see
     /// [`within_radius`]). A negative or NaN radius finds nothing.
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, f: F);
+
+    /// Calls `f(i, j, position_i, position_j)` once for every unordered pair of items
+    /// within `radius` of each other (see [`within_radius`]), in an order fixed by the
+    /// positions (not necessarily `i < j`). A negative or NaN radius finds nothing.
+    fn for_each_pair_within<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, f: F);
 
     /// Number of items.
     fn len(&self) -> usize;
@@ -96,6 +103,9 @@ pub struct CellGrid {
     buckets: Vec<u32>,
     /// Positions by item index (scratch, so iterator input is read once).
     input_positions: Vec<Vec2>,
+    /// Items whose cell changed since the last rebuild, with their new cell (see
+    /// `grid/resort.rs`).
+    moved: Vec<(u32, u32)>,
 }
 
 impl CellGrid {
@@ -140,6 +150,7 @@ impl CellGrid {
             partly_sorted: Vec::new(),
             buckets: vec![0; RADIX],
             input_positions: Vec::new(),
+            moved: Vec::new(),
         })
     }
 
@@ -190,9 +201,9 @@ impl CellGrid {
         self.sort_input();
     }
 
-    /// Sorts `input_positions` by cell: two stable counting-sort passes over 11 bits of the
-    /// cell index each (items in index order go in, so a cell's items stay ascending), then
-    /// the row starts.
+    /// Sorts `input_positions` by cell, ascending index within a cell: from the last order
+    /// when few items changed cell since (see `grid/resort.rs`), else from scratch; then the
+    /// block starts.
     fn sort_input(&mut self) {
         let n = self.input_positions.len();
         self.item_cell.clear();
@@ -201,6 +212,35 @@ impl CellGrid {
             let c = self.cell_of(p);
             self.item_cell.push(c);
         }
+        if !self.resort() {
+            self.radix_sort(n);
+        }
+        self.choose_blocks(n);
+        self.sorted_positions.clear();
+        let cols = self.cols.max(1);
+        for k in 0..n {
+            let (i, c) = (
+                self.items.get(k).copied().unwrap_or(0),
+                self.sorted_cells.get(k).copied().unwrap_or(0),
+            );
+            let p = self.input_positions.get(i as usize).copied();
+            self.sorted_positions.push(p.unwrap_or(Vec2::NAN));
+            let block = self.block_of(c / cols, c % cols) as usize;
+            if let Some(count) = self.block_start.get_mut(block + 1) {
+                *count += 1;
+            }
+        }
+        let mut running = 0u32;
+        for start in self.block_start.iter_mut() {
+            running += *start;
+            *start = running;
+        }
+    }
+
+    /// Sorts the items by cell from scratch into `items` and `sorted_cells`: two stable
+    /// counting-sort passes over 11 bits of the cell index each, from index order, so a
+    /// cell's items are ascending.
+    fn radix_sort(&mut self, n: usize) {
         // Pass 1: by the low bits, from index order.
         self.partly_sorted.clear();
         self.partly_sorted.resize(n, 0);
@@ -223,24 +263,10 @@ impl CellGrid {
             &mut self.items,
         );
         self.partly_sorted = first;
-        self.choose_blocks(n);
         self.sorted_cells.clear();
-        self.sorted_positions.clear();
-        let cols = self.cols.max(1);
         for &i in &self.items {
             let c = self.item_cell.get(i as usize).copied().unwrap_or(0);
             self.sorted_cells.push(c);
-            let p = self.input_positions.get(i as usize).copied();
-            self.sorted_positions.push(p.unwrap_or(Vec2::NAN));
-            let block = self.block_of(c / cols, c % cols) as usize;
-            if let Some(count) = self.block_start.get_mut(block + 1) {
-                *count += 1;
-            }
-        }
-        let mut running = 0u32;
-        for start in self.block_start.iter_mut() {
-            running += *start;
-            *start = running;
         }
     }
 
@@ -339,6 +365,11 @@ impl NeighbourSearch for CellGrid {
         }
     }
 
+    #[inline]
+    fn for_each_pair_within<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, f: F) {
+        self.sweep_pairs(radius, f);
+    }
+
     fn len(&self) -> usize {
         self.items.len()
     }
@@ -375,6 +406,10 @@ impl NeighbourSearch for BruteForceSearch {
                 f(i as u32, p);
             }
         }
+    }
+
+    fn for_each_pair_within<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, f: F) {
+        self.all_pairs(radius, f);
     }
 
     fn len(&self) -> usize {

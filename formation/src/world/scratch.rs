@@ -16,6 +16,8 @@ pub struct Scratch {
     pub(crate) bodies: Vec<Body>,
     pub(crate) previous: Vec<Vec2>,
     pub(crate) forces: Vec<Vec2>,
+    /// Per steered unit: its separation sum (see `world/units.rs`).
+    pub(crate) separation: Vec<Vec2>,
     pub(crate) positions: Vec<Vec2>,
     pub(crate) radii: Vec<f32>,
     /// Per steered unit: where arrive takes it (first detour point, else the slot, else where
@@ -31,8 +33,6 @@ pub struct Scratch {
     pub(crate) held: Vec<bool>,
     /// Units in the air when stage 3 gathered the others (stage 6 has nothing to do at 0).
     pub(crate) airborne: usize,
-    /// Candidate pairs of the penetration solver per chunk of the parallel steering stage.
-    pub(crate) chunk_pairs: Vec<Vec<(u32, u32)>>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
     pub(crate) order: Vec<FormationId>,

@@ -38,13 +38,7 @@ impl World {
         gather(units, scratch);
         let n = scratch.bodies.len();
         let max_radius = scratch.radii.iter().fold(0.0f32, |m, &r| m.max(r));
-        let range_scale = 2.0 * settings.separation_range.max(1.0);
-        let cell = if settings.grid_cell > 0.0 {
-            settings.grid_cell
-        } else {
-            (max_radius * range_scale).max(0.1)
-        };
-        ensure_grid(scratch, terrain, cell);
+        let range = settings.separation_range.max(1.0);
         // The penetration solver's candidate pairs are collected by the separation pass: with
         // a margin covering one tick of motion of both units, they still hold after stage 4
         // (the solver checks that, and collects its own when a unit moved farther).
@@ -52,21 +46,63 @@ impl World {
             .bodies
             .iter()
             .fold(0.0f32, |m, b| m.max(b.max_speed));
-        let pair_margin = max_radius * CANDIDATE_MARGIN + 2.0 * fastest * sanitize_dt(dt);
-        let share_pairs = pair_margin.is_finite() && pair_margin <= cell;
+        let margin_at = |dt: f32| max_radius * CANDIDATE_MARGIN + 2.0 * fastest * dt;
+        let pair_margin = margin_at(sanitize_dt(dt));
+        let share_pairs = pair_margin.is_finite();
+        // The grid's cells are as wide as the farthest two units interact (separation's
+        // comfort distance, or the solver's pair distance at the longest step), so the
+        // separation pass sweeps neighbouring cells only; sized from the longest step rather
+        // than this one, the grid is not rebuilt when `dt` varies.
+        let comfort = 2.0 * max_radius * range;
+        let reach_at = |margin: f32| {
+            if margin.is_finite() {
+                comfort.max(2.0 * max_radius + margin)
+            } else {
+                comfort
+            }
+        };
+        let cell = if settings.grid_cell > 0.0 {
+            settings.grid_cell
+        } else {
+            reach_at(margin_at(super::MAX_STEP)).max(0.1)
+        };
+        ensure_grid(scratch, terrain, cell);
+        let reach = reach_at(if share_pairs { pair_margin } else { 0.0 });
         let Scratch {
             bodies,
             goals,
             forces,
+            separation,
             zones,
             positions,
+            radii,
             grid,
             solver,
             near_obstacles,
             near_walls,
-            chunk_pairs,
             ..
         } = scratch;
+        let sweep = SeparationSweep {
+            radii,
+            range,
+            reach,
+            pair_margin,
+        };
+        match grid.as_mut() {
+            Some(g) if !settings.brute_force_neighbours => {
+                g.rebuild(positions);
+                let pairs = solver
+                    .as_mut()
+                    .filter(|_| share_pairs)
+                    .map(|s| s.seed_candidates(positions, pair_margin));
+                sweep.run(&*g, separation, pairs);
+            }
+            _ => {
+                let mut brute = BruteForceSearch::new();
+                brute.rebuild(positions);
+                sweep.run(&brute, separation, None);
+            }
+        }
         forces.clear();
         forces.resize(n, Vec2::ZERO);
         let arrive = ArriveParams {
@@ -79,9 +115,8 @@ impl World {
             terrain,
             goals,
             bodies,
+            separation,
             settings,
-            max_radius,
-            pair_margin,
             arrive: &arrive,
             walls: &walls_params,
             obstacles: &obstacle_params,
@@ -91,23 +126,8 @@ impl World {
             zones: zones.get_mut(..n).unwrap_or(&mut []),
             near_obstacles,
             near_walls,
-            chunk_pairs,
         };
-        match grid.as_mut() {
-            Some(g) if !settings.brute_force_neighbours => {
-                g.rebuild(positions);
-                let pairs = solver
-                    .as_mut()
-                    .filter(|_| share_pairs)
-                    .map(|s| s.seed_candidates(positions, pair_margin));
-                ctx.steer_all(&*g, out, pairs);
-            }
-            _ => {
-                let mut brute = BruteForceSearch::new();
-                brute.rebuild(positions);
-                ctx.steer_all(&brute, out, None);
-            }
-        }
+        ctx.steer_all(out);
     }
 
     /// Stage 4: forces become velocities and positions (max force, max speed). Works on the
@@ -127,59 +147,39 @@ struct SteerContext<'a> {
     terrain: &'a Terrain,
     goals: &'a [(Vec2, Vec2)],
     bodies: &'a [Body],
+    /// Per unit: the separation sum of [`SeparationSweep::run`] (times the unit's max force
+    /// gives its separation force).
+    separation: &'a [Vec2],
     settings: &'a WorldSettings,
-    max_radius: f32,
-    /// Margin of the penetration solver's candidate pairs collected during separation.
-    pair_margin: f32,
     arrive: &'a ArriveParams,
     walls: &'a WallAvoidanceParams,
     obstacles: &'a ObstacleAvoidanceParams,
 }
 
 impl SteerContext<'_> {
-    /// The force of every unit, in unit-key order, into `out.forces` (as long as `bodies`),
-    /// and, when `pairs` is given, the penetration solver's candidate pairs into it.
+    /// The force of every unit, in unit-key order, into `out.forces` (as long as `bodies`).
     ///
     /// With the `parallel` feature, when rayon's current pool has more than one thread, the
-    /// units are split into chunks steered on its threads (each chunk's pairs into a buffer
-    /// of its own, appended in chunk order); each force depends only on the stage's inputs,
-    /// so the result is bit-identical to the single-thread loop (which runs in a one-thread
-    /// pool, and without the feature).
-    fn steer_all<S: NeighbourSearch + Sync>(
-        &self,
-        search: &S,
-        out: SteerOutput<'_>,
-        mut pairs: Option<&mut Vec<(u32, u32)>>,
-    ) {
+    /// units are split into chunks steered on its threads; each force depends only on the
+    /// stage's inputs, so the result is bit-identical to the single-thread loop (which runs
+    /// in a one-thread pool, and without the feature).
+    fn steer_all(&self, out: SteerOutput<'_>) {
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
-            let chunks = out.forces.len().div_ceil(PARALLEL_CHUNK);
-            if out.chunk_pairs.len() < chunks {
-                out.chunk_pairs.resize_with(chunks, Vec::new);
-            }
-            let share = pairs.is_some();
             out.forces
                 .par_chunks_mut(PARALLEL_CHUNK)
                 .zip(out.zones.par_chunks_mut(PARALLEL_CHUNK))
-                .zip(out.chunk_pairs.par_iter_mut())
                 .enumerate()
                 .for_each_init(
                     || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, ((chunk, zones), chunk_pairs))| {
-                        chunk_pairs.clear();
+                    |(obstacles, walls), (c, (chunk, zones))| {
                         for (k, (force, zone)) in chunk.iter_mut().zip(zones).enumerate() {
                             let i = c * PARALLEL_CHUNK + k;
-                            let sink = share.then_some(&mut *chunk_pairs);
-                            *force = self.steer_one(i, search, obstacles, walls, sink, zone);
+                            *force = self.steer_one(i, obstacles, walls, zone);
                         }
                     },
                 );
-            if let Some(pairs) = pairs {
-                for chunk_pairs in out.chunk_pairs.iter().take(chunks) {
-                    pairs.extend_from_slice(chunk_pairs);
-                }
-            }
             return;
         }
         let SteerOutput {
@@ -187,11 +187,9 @@ impl SteerContext<'_> {
             zones,
             near_obstacles,
             near_walls,
-            ..
         } = out;
         for (i, (force, zone)) in forces.iter_mut().zip(zones).enumerate() {
-            let sink = pairs.as_deref_mut();
-            *force = self.steer_one(i, search, near_obstacles, near_walls, sink, zone);
+            *force = self.steer_one(i, near_obstacles, near_walls, zone);
         }
     }
 
@@ -199,13 +197,11 @@ impl SteerContext<'_> {
     /// unit's `zone` (a ball known to hold no static geometry) spares the geometry query while
     /// the look-ahead ball stays inside it, and is renewed when it does not.
     #[inline]
-    fn steer_one<S: NeighbourSearch + Sync>(
+    fn steer_one(
         &self,
         i: usize,
-        search: &S,
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
-        pairs: Option<&mut Vec<(u32, u32)>>,
         zone: &mut FreeZone,
     ) -> Vec2 {
         let (Some(&body), Some(&(goal, goal_velocity))) = (self.bodies.get(i), self.goals.get(i))
@@ -252,19 +248,10 @@ impl SteerContext<'_> {
             let f = obstacle_avoidance(&body, near_obstacles, self.obstacles);
             acc.add_weighted(settings.obstacle_weight, f);
         }
-        // 3. separation from neighbours found through the grid; the same pass collects the
-        // penetration solver's pairs, which are needed even when the budget is spent.
-        if !acc.is_spent() || pairs.is_some() {
-            let sep = separation_force(
-                &body,
-                i as u32,
-                search,
-                self.bodies,
-                self.max_radius,
-                settings.separation_range,
-                pairs.map(|p| (p, self.pair_margin)),
-            );
-            acc.add_weighted(settings.separation_weight, sep);
+        // 3. separation from neighbours (summed by the sweep over the grid).
+        if !acc.is_spent() {
+            let sum = self.separation.get(i).copied().unwrap_or(Vec2::ZERO);
+            acc.add_weighted(settings.separation_weight, sum * body.max_force);
         }
         // 4. arrive at the slot (or the next detour point, or stop where it is).
         if !acc.is_spent() {
@@ -274,66 +261,73 @@ impl SteerContext<'_> {
     }
 }
 
-/// Separation for formation members: away from each neighbour closer than
-/// `range × (r_i + r_j)`, growing as the gap closes, zero beyond. With `pairs`, the same
-/// neighbour pass also records every pair `(me, j)`, `j > me`, closer than
-/// `r_me + r_j + margin` (in the search's visiting order).
-#[inline]
-fn separation_force<S: NeighbourSearch>(
-    body: &Body,
-    me: u32,
-    search: &S,
-    bodies: &[Body],
-    max_radius: f32,
+/// Separation for formation members, for every unit at once: away from each neighbour closer
+/// than `range × (r_i + r_j)`, growing as the gap closes (0 at that comfort distance, 1 when
+/// the centres meet), summed per unit. One sweep over the neighbour pairs serves both units
+/// of a pair, and collects the penetration solver's candidate pairs on the way.
+struct SeparationSweep<'a> {
+    radii: &'a [f32],
+    /// Comfort distance as a multiple of the sum of radii (at least 1).
     range: f32,
-    mut pairs: Option<(&mut Vec<(u32, u32)>, f32)>,
-) -> Vec2 {
-    let range = range.max(1.0);
-    let mut reach = (body.radius + max_radius) * range;
-    if let Some((_, margin)) = pairs {
-        reach = reach.max(body.radius + max_radius + margin);
-    }
-    let mut force = Vec2::ZERO;
-    search.for_each_in_radius(body.position, reach, |j, p| {
-        if j == me {
-            return;
-        }
-        let Some(other) = bodies.get(j as usize) else {
-            return;
-        };
-        let away = body.position - p;
-        let d_sq = away.length_squared();
-        if let Some((pairs, margin)) = pairs.as_mut() {
-            let sum = body.radius + other.radius + *margin;
-            if j > me && d_sq < sum * sum {
-                pairs.push((me, j));
-            }
-        }
-        let comfort = (body.radius + other.radius) * range;
-        if d_sq >= comfort * comfort {
-            return;
-        }
-        let d = d_sq.sqrt();
-        let dir = if d > 1e-6 {
-            away / d
-        } else {
-            cohort_steering::penetration::split_direction(me, j)
-        };
-        // Strength 0 at the comfort distance, max_force when touching.
-        force += dir * (body.max_force * (comfort - d) / comfort);
-    });
-    force
+    /// Farthest two units interact: the largest comfort distance, or pair distance.
+    reach: f32,
+    /// Margin of the penetration solver's candidate pairs.
+    pair_margin: f32,
 }
 
-/// Where the steering stage writes: per-unit forces and free zones, the geometry buffers of
-/// the single-thread loop, and the parallel loop's per-chunk pair buffers.
+impl SeparationSweep<'_> {
+    /// Fills `sums` (one per unit) and, when given, `pairs` with every pair `(i, j)`, `i < j`,
+    /// closer than `r_i + r_j + pair_margin` (in the search's pair order).
+    fn run<S: NeighbourSearch>(
+        &self,
+        search: &S,
+        sums: &mut Vec<Vec2>,
+        mut pairs: Option<&mut Vec<(u32, u32)>>,
+    ) {
+        let radii = self.radii;
+        sums.clear();
+        sums.resize(radii.len(), Vec2::ZERO);
+        let (range, margin) = (self.range, self.pair_margin);
+        search.for_each_pair_within(self.reach, |a, b, pa, pb| {
+            let (Some(&ra), Some(&rb)) = (radii.get(a as usize), radii.get(b as usize)) else {
+                return;
+            };
+            let away = pa - pb;
+            let d_sq = away.length_squared();
+            if let Some(pairs) = pairs.as_deref_mut() {
+                let sum = ra + rb + margin;
+                if d_sq < sum * sum {
+                    pairs.push((a.min(b), a.max(b)));
+                }
+            }
+            let comfort = (ra + rb) * range;
+            if !(d_sq < comfort * comfort) {
+                return;
+            }
+            let d = d_sq.sqrt();
+            let dir = if d > 1e-6 {
+                away / d
+            } else {
+                cohort_steering::penetration::split_direction(a, b)
+            };
+            let push = dir * ((comfort - d) / comfort);
+            if let Some(s) = sums.get_mut(a as usize) {
+                *s += push;
+            }
+            if let Some(s) = sums.get_mut(b as usize) {
+                *s -= push;
+            }
+        });
+    }
+}
+
+/// Where the steering stage writes: per-unit forces and free zones, and the geometry buffers
+/// of the single-thread loop.
 struct SteerOutput<'a> {
     forces: &'a mut [Vec2],
     zones: &'a mut [FreeZone],
     near_obstacles: &'a mut Vec<CircleObstacle>,
     near_walls: &'a mut Vec<Wall>,
-    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
-    chunk_pairs: &'a mut Vec<Vec<(u32, u32)>>,
 }
 
 /// Extra radius of the wider geometry query that opens a [`FreeZone`].

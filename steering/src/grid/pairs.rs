@@ -1,0 +1,150 @@
+//! Every close pair at once: a sweep over the grid's cell-sorted items that visits each
+//! unordered pair of neighbouring cells once, instead of one radius query per item (which
+//! meets every pair twice and re-finds the cells around each item).
+
+use glam::Vec2;
+
+use super::{BruteForceSearch, CellGrid, NeighbourSearch, within_radius};
+
+impl CellGrid {
+    /// [`NeighbourSearch::for_each_pair_within`] for a radius no larger than a cell: an item
+    /// in cell `(x, y)` can only be that close to items in cells `x ± 1`, `y ± 1`, so each
+    /// item is paired with the items after it in its own cell and the next cell of its row
+    /// (which follow it in the sorted arrays), and with those of the three cells below it in
+    /// the next row (a run of the sorted arrays whose ends only move forward as the sweep
+    /// does). Larger radii fall back to one query per item.
+    pub(super) fn sweep_pairs<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, mut f: F) {
+        if radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        if radius > self.cell_size {
+            for (i, &p) in self.input_positions.iter().enumerate() {
+                let i = i as u32;
+                self.for_each_in_radius(p, radius, |j, q| {
+                    if j > i {
+                        f(i, j, p, q);
+                    }
+                });
+            }
+            return;
+        }
+        let cells = self.sorted_cells.as_slice();
+        let positions = self.sorted_positions.as_slice();
+        let items = self.items.as_slice();
+        let n = cells.len().min(positions.len()).min(items.len());
+        let cols = self.cols.max(1);
+        // The next row's run: cells `first..=last` of it occupy `lo..hi`.
+        let (mut lo, mut hi) = (0usize, 0usize);
+        for k in 0..n {
+            let (c, p, i) = (cells[k], positions[k], items[k]);
+            let (row, col) = (c / cols, c % cols);
+            // The rest of this cell and the next cell of the row: `k + 1..end`.
+            let end_cell = if col + 1 < cols { c + 1 } else { c };
+            let mut end = k + 1;
+            while end < n && cells[end] <= end_cell {
+                end += 1;
+            }
+            // Below: the next row's cells `col - 1..=col + 1`, at `lo..hi`.
+            if row + 1 < self.rows {
+                let base = (row + 1) * cols;
+                let first = base + col.saturating_sub(1);
+                let last = base + (col + 1).min(cols - 1);
+                while lo < n && cells[lo] < first {
+                    lo += 1;
+                }
+                hi = hi.max(lo);
+                while hi < n && cells[hi] <= last {
+                    hi += 1;
+                }
+            } else {
+                (lo, hi) = (n, n);
+            }
+            // Both runs in one loop, so `f` is called (and inlined) at one place.
+            for m in (k + 1..end).chain(lo..hi) {
+                let q = positions[m];
+                if within_radius(q, p, radius) {
+                    f(i, items[m], p, q);
+                }
+            }
+        }
+    }
+}
+
+impl BruteForceSearch {
+    /// [`NeighbourSearch::for_each_pair_within`] by testing every pair.
+    pub(super) fn all_pairs<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, mut f: F) {
+        if radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        for (i, &p) in self.positions.iter().enumerate() {
+            for (j, &q) in self.positions.iter().enumerate().skip(i + 1) {
+                if within_radius(q, p, radius) {
+                    f(i as u32, j as u32, p, q);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn pairs_of<S: NeighbourSearch>(s: &S, radius: f32, pts: &[Vec2]) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        s.for_each_pair_within(radius, |i, j, p, q| {
+            assert_eq!(Some(p), pts.get(i as usize).copied());
+            assert_eq!(Some(q), pts.get(j as usize).copied());
+            out.push((i.min(j), i.max(j)));
+        });
+        out
+    }
+
+    #[test]
+    fn pairs_across_cells_rows_and_edges() {
+        let mut g = CellGrid::new(Vec2::ZERO, Vec2::new(4.0, 4.0), 1.0).unwrap();
+        let pts = [
+            Vec2::new(0.9, 0.5),  // 0: cell (0,0)
+            Vec2::new(1.1, 0.5),  // 1: cell (1,0), 0.2 from 0
+            Vec2::new(3.9, 0.5),  // 2: last column of row 0
+            Vec2::new(0.1, 1.5),  // 3: first column of row 1, 1.05 from 2's wrap (not near)
+            Vec2::new(3.5, 1.2),  // 4: row 1, last column, 0.8 from 2
+            Vec2::new(-3.0, 0.5), // 5: outside the bounds, clamped to cell (0,0)
+            Vec2::NAN,            // 6: never near anything
+        ];
+        g.rebuild(&pts);
+        let mut got = pairs_of(&g, 1.0, &pts);
+        got.sort_unstable();
+        assert_eq!(got, vec![(0, 1), (2, 4)]);
+        // Nothing for a negative or NaN radius; every pair once for a huge one (the per-item
+        // fallback), the NaN point excepted.
+        assert!(pairs_of(&g, -1.0, &pts).is_empty());
+        assert!(pairs_of(&g, f32::NAN, &pts).is_empty());
+        assert_eq!(pairs_of(&g, 100.0, &pts).len(), 6 * 5 / 2);
+    }
+
+    proptest! {
+        #[test]
+        fn pairs_match_brute_force(
+            pts in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0), 0..150),
+            cell in 0.3f32..4.0,
+            fraction in 0.0f32..1.6,
+        ) {
+            let pts: Vec<Vec2> = pts.into_iter().map(|(x, y)| Vec2::new(x, y)).collect();
+            let mut g = CellGrid::new(Vec2::new(-10.0, -10.0), Vec2::new(10.0, 10.0), cell).unwrap();
+            let mut b = BruteForceSearch::new();
+            g.rebuild(&pts);
+            b.rebuild(&pts);
+            // Radii up to and beyond the cell size (the fallback).
+            let radius = cell * fraction;
+            let mut got = pairs_of(&g, radius, &pts);
+            let want = pairs_of(&b, radius, &pts);
+            let count = got.len();
+            got.sort_unstable();
+            got.dedup();
+            prop_assert_eq!(count, got.len(), "a pair visited twice");
+            prop_assert_eq!(got, want);
+        }
+    }
+}
