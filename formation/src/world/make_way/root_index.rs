@@ -1,0 +1,413 @@
+//! The top-level formations by position, for make way and passing.
+//!
+//! Both look for the formations near a moving one; a dense army has many of those, so each
+//! query is pruned to what can possibly pass its test, and no further:
+//!
+//! - **Passing** concerns only movers heading against each other (headings at least 120
+//!   degrees apart). The movers are indexed by heading in eight 45-degree wedges: two
+//!   headings in the same or neighbouring wedges are at most 90 degrees apart, so a query
+//!   looks only at the five wedges that can oppose its own (an army marching one way looks
+//!   at empty ones).
+//! - **Making way** concerns the formations whose bounding circle meets the mover's lane, a
+//!   rectangle in the mover's frame: a query covers that rectangle's bounding box (grown by
+//!   the largest circle), not a square round the mover.
+//!
+//! The entries are refreshed in place from one use to the next (the roots rarely change;
+//! anchors move a little, so the x order needs few swaps).
+
+use cohort_steering::Vec2;
+
+use super::{LANE_BEHIND, LANE_MARGIN, Lane, PASS_HORIZON, PASS_MARGIN, pass_shift};
+use crate::formation::{Formation, Motion};
+use crate::ids::FormationId;
+
+type Formations = slotmap::SlotMap<FormationId, Formation>;
+
+/// Height (metres) of the strips of y the top-level formations are bucketed in.
+const STRIP_HEIGHT: f32 = 8.0;
+/// Wedges of heading (45 degrees each) the movers are indexed in.
+const WEDGES: u8 = 8;
+/// The heading class of a mover whose heading is not finite (it meets every other).
+const ANY_HEADING: u8 = WEDGES;
+/// The heading class of a root that opens no lane (not moving, or too slowly).
+const NO_HEADING: u8 = u8::MAX;
+/// Heading classes: the wedges and [`ANY_HEADING`].
+const HEADINGS: usize = WEDGES as usize + 1;
+
+/// A top-level formation as make way sees it (copied once per use, so the comparisons between
+/// formations read a dense array instead of the formations' slot map).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RootEntry {
+    pub(super) id: FormationId,
+    /// The run of `scratch.order` its subtree fills.
+    pub(super) span: (u32, u32),
+    pub(super) position: Vec2,
+    pub(super) velocity: Vec2,
+    pub(super) half_extent: Vec2,
+    pub(super) moving: bool,
+    /// Its place in the roots it was read from.
+    root: u32,
+    /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
+    /// [`RootIndex::index_headings`]).
+    heading: u8,
+}
+
+impl RootEntry {
+    fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
+        Self {
+            id,
+            span,
+            position: f.anchor.position,
+            velocity: f.anchor.velocity,
+            half_extent: f.half_extent,
+            moving: f.motion == Motion::Moving,
+            root,
+            heading: NO_HEADING,
+        }
+    }
+}
+
+/// The top-level formations sorted by anchor x (ties by key, so the order is deterministic),
+/// bucketed in strips of y (see [`Strips`]): all of them for make way, the movers by heading
+/// for passing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RootIndex {
+    entries: Vec<RootEntry>,
+    /// Whether `entries` holds every root it was read from (so it can be refreshed in place).
+    complete: bool,
+    /// Every root (built by [`Self::index_all`]).
+    all: Strips,
+    /// The movers per heading class (built by [`Self::index_headings`]).
+    headings: [Strips; HEADINGS],
+    /// The movers' indices into `entries`, grouped by heading class.
+    movers: Vec<u32>,
+    /// Largest half-extent length among the roots.
+    max_reach: f32,
+    /// Largest anchor speed among the roots.
+    max_speed: f32,
+    /// Make way's buffer, per formation of the order (see `open_lanes`).
+    pub(super) lane_growth: Vec<f32>,
+}
+
+impl RootIndex {
+    /// The roots, by anchor x.
+    pub(super) fn entries(&self) -> &[RootEntry] {
+        &self.entries
+    }
+
+    /// Reads the roots' anchors and extents from `formations` and sorts them by x: in place
+    /// when `roots` are the ones last read (one pass, and an almost sorted order re-sorted),
+    /// from scratch otherwise. Allocates nothing once the buffers are as large as the roots.
+    pub(super) fn update(&mut self, roots: &[(FormationId, u32, u32)], formations: &Formations) {
+        if !self.refresh(roots, formations) {
+            self.entries.clear();
+            self.complete = true;
+            for (k, &(id, start, end)) in roots.iter().enumerate() {
+                match formations.get(id) {
+                    Some(f) => self
+                        .entries
+                        .push(RootEntry::of(f, id, k as u32, (start, end))),
+                    None => self.complete = false,
+                }
+            }
+        }
+        self.sorted();
+    }
+
+    /// Re-reads the entries in place if they are exactly `roots` (every one of them, each a
+    /// live formation); `false` (entries in no particular state) otherwise.
+    fn refresh(&mut self, roots: &[(FormationId, u32, u32)], formations: &Formations) -> bool {
+        if !self.complete || self.entries.len() != roots.len() {
+            return false;
+        }
+        // The entries' `root`s are 0..n, each once (read from n roots), so every root is
+        // matched when each entry's is.
+        for e in &mut self.entries {
+            let Some(&(id, start, end)) = roots.get(e.root as usize) else {
+                return false;
+            };
+            let Some(f) = formations.get(id).filter(|_| id == e.id) else {
+                return false;
+            };
+            *e = RootEntry::of(f, id, e.root, (start, end));
+        }
+        true
+    }
+
+    /// Sorts the entries by (x, key) and measures the largest reach and speed.
+    fn sorted(&mut self) {
+        sort_by_x(&mut self.entries);
+        let (mut reach, mut speed) = (0.0f32, 0.0f32);
+        for e in &self.entries {
+            reach = reach.max(e.half_extent.length());
+            speed = speed.max(e.velocity.length());
+        }
+        self.max_reach = reach;
+        self.max_speed = speed;
+    }
+
+    /// Buckets every root by position (for [`Self::for_each_in_way`]).
+    pub(super) fn index_all(&mut self) {
+        self.all.build(
+            &self.entries,
+            0..self.entries.len() as u32,
+            self.entries.len(),
+        );
+    }
+
+    /// Classes the movers by heading and buckets each class by position (for
+    /// [`Self::passing_velocity`]).
+    pub(super) fn index_headings(&mut self) {
+        let mut counts = [0u32; HEADINGS + 1];
+        for e in &mut self.entries {
+            e.heading = Lane::of(e).map_or(NO_HEADING, |lane| heading_class(lane.forward));
+            if let Some(c) = counts.get_mut(usize::from(e.heading) + 1) {
+                *c += 1;
+            }
+        }
+        for h in 0..HEADINGS {
+            counts[h + 1] += counts[h];
+        }
+        // Counting sort by class, stable, so each class stays sorted by x.
+        self.movers.clear();
+        self.movers.resize(counts[HEADINGS] as usize, 0);
+        let mut cursor = counts;
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Some(c) = cursor.get_mut(usize::from(e.heading)) {
+                if let Some(slot) = self.movers.get_mut(*c as usize) {
+                    *slot = i as u32;
+                }
+                *c += 1;
+            }
+        }
+        for (h, strips) in self.headings.iter_mut().enumerate() {
+            let class = self
+                .movers
+                .get(counts[h] as usize..counts[h + 1] as usize)
+                .unwrap_or(&[]);
+            strips.build(&self.entries, class.iter().copied(), self.entries.len());
+        }
+    }
+
+    /// The sideways velocity with which mover `a` (in `lane`) keeps right of oncoming
+    /// formations: the largest [`pass_shift`] among all the roots, looking only at the
+    /// movers whose heading can oppose `a`'s and that lie within `r` of it: `along` is at
+    /// most the closing speed (`lane.speed` plus the fastest root's) times the horizon plus
+    /// both `behind`s, and `|lat|` at most both half-widths plus the margin.
+    pub(super) fn passing_velocity(&self, a: &RootEntry, lane: &Lane) -> Vec2 {
+        let r = (lane.speed + self.max_speed) * PASS_HORIZON
+            + lane.behind
+            + lane.half_width
+            + 2.0 * self.max_reach
+            + LANE_BEHIND
+            + PASS_MARGIN;
+        let at = a.position;
+        let mut shift: f32 = 0.0;
+        for (h, strips) in self.headings.iter().enumerate() {
+            if !may_oppose(a.heading, h as u8) {
+                continue;
+            }
+            strips.for_each_in(
+                &self.entries,
+                (at.x - r, at.x + r),
+                (at.y - r, at.y + r),
+                |b| {
+                    if let Some(s) = pass_shift(a, lane, b) {
+                        shift = shift.max(s);
+                    }
+                },
+            );
+        }
+        super::passing_velocity(lane, shift)
+    }
+
+    /// Calls `visit` with every other root in mover `a`'s `lane` ([`Lane::reaches`]) whose
+    /// anchor x lies within `reach + max_reach + LANE_MARGIN` of `a`'s, where `reach` is the
+    /// lane's longer end plus its half-width (the window make way has always searched).
+    pub(super) fn for_each_in_way(
+        &self,
+        a: &RootEntry,
+        lane: &Lane,
+        mut visit: impl FnMut(&RootEntry),
+    ) {
+        let reach = lane.ahead.max(lane.behind) + lane.half_width;
+        let rx = reach + self.max_reach + LANE_MARGIN;
+        // The lane, grown by the largest circle `reaches` tests, is a rectangle in the
+        // lane's frame; every anchor it reaches lies in that rectangle's bounding box
+        // (padded for rounding).
+        let grow = self.max_reach + LANE_MARGIN;
+        let half_length = 0.5 * (lane.ahead + lane.behind) + grow;
+        let half_width = lane.half_width + grow;
+        let centre = a.position + lane.forward * (0.5 * (lane.ahead - lane.behind));
+        let (f, l) = (lane.forward.abs(), lane.left.abs());
+        let pad = 1e-4 * (half_length + half_width + a.position.abs().element_sum()) + 1e-3;
+        let ex = half_length * f.x + half_width * l.x + pad;
+        let ey = half_length * f.y + half_width * l.y + pad;
+        let x = (
+            (a.position.x - rx).max(centre.x - ex),
+            (a.position.x + rx).min(centre.x + ex),
+        );
+        let y = (centre.y - ey, centre.y + ey);
+        self.all.for_each_in(&self.entries, x, y, |b| {
+            if b.id != a.id && lane.reaches(b) {
+                visit(b);
+            }
+        });
+    }
+}
+
+/// Sorts `entries` by (x, key): by insertion while that takes few moves (the order of the
+/// last tick is almost right), by a full sort otherwise. The keys are unique, so either way
+/// gives the same order.
+fn sort_by_x(entries: &mut [RootEntry]) {
+    let before =
+        |a: &RootEntry, b: &RootEntry| a.position.x.total_cmp(&b.position.x).then(a.id.cmp(&b.id));
+    let mut budget = 4 * entries.len() + 16;
+    for i in 1..entries.len() {
+        let mut j = i;
+        while j > 0 && before(&entries[j], &entries[j - 1]).is_lt() {
+            if budget == 0 {
+                entries.sort_unstable_by(before);
+                return;
+            }
+            budget -= 1;
+            entries.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
+/// The heading class of unit vector `forward`: its 45-degree wedge counted anticlockwise from
+/// +x (each wedge closed on at least one side, so every finite heading has one), or
+/// [`ANY_HEADING`] when it is not finite.
+fn heading_class(forward: Vec2) -> u8 {
+    let (x, y) = (forward.x, forward.y);
+    if !(x.is_finite() && y.is_finite()) {
+        return ANY_HEADING;
+    }
+    match (y >= 0.0, x >= 0.0) {
+        (true, true) => u8::from(x < y),
+        (true, false) => 2 + u8::from(-x > y),
+        (false, false) => 4 + u8::from(-x < -y),
+        (false, true) => 6 + u8::from(x > -y),
+    }
+}
+
+/// Whether headings of classes `a` and `b` can be at least 120 degrees apart (forward ·
+/// forward' ≤ −0.5): not when their wedges are the same or neighbours (at most 90 degrees
+/// apart, so the product is at least 0 less rounding).
+fn may_oppose(a: u8, b: u8) -> bool {
+    if a >= WEDGES || b >= WEDGES {
+        return a != NO_HEADING && b != NO_HEADING;
+    }
+    let d = (a + WEDGES - b) % WEDGES;
+    (2..=WEDGES - 2).contains(&d)
+}
+
+/// Some roots sorted by anchor x and bucketed in strips of y, by x within each strip: a query
+/// looks at the strips its y-range covers and, in each, at its x-range only, so the
+/// comparisons between formations grow with their density, not with the square of their
+/// number.
+#[derive(Clone, Debug, Default)]
+struct Strips {
+    /// `(anchor x, index into the entries)`, strip by strip.
+    cells: Vec<(f32, u32)>,
+    /// Strip `s` holds `cells[starts[s]..starts[s + 1]]`.
+    starts: Vec<u32>,
+    y0: f32,
+    strip: f32,
+}
+
+impl Strips {
+    /// Rebuilds the strips from `entries[i]` for each `i` of `members` (in x order), with room
+    /// for `room` roots so that a class that grows later allocates nothing.
+    fn build(
+        &mut self,
+        entries: &[RootEntry],
+        members: impl Iterator<Item = u32> + Clone,
+        room: usize,
+    ) {
+        let member = |i: u32| entries.get(i as usize);
+        let (mut lo, mut hi, mut count) = (f32::INFINITY, f32::NEG_INFINITY, 0usize);
+        for e in members.clone().filter_map(member) {
+            count += 1;
+            let y = e.position.y;
+            if y.is_finite() {
+                lo = lo.min(y);
+                hi = hi.max(y);
+            }
+        }
+        self.cells.clear();
+        self.cells.reserve(room.max(count));
+        self.starts.clear();
+        self.starts.reserve(room.max(count) + 1);
+        // At most one strip per root, so the buffers stay as large as the roots.
+        let cap = count.max(1);
+        let span = if hi >= lo { hi - lo } else { 0.0 };
+        self.y0 = if lo.is_finite() { lo } else { 0.0 };
+        self.strip = STRIP_HEIGHT.max(span / cap as f32);
+        let n = ((span / self.strip) as usize).saturating_add(1).min(cap);
+        self.starts.resize(n + 1, 0);
+        for e in members.clone().filter_map(member) {
+            let s = self.strip_of(e.position.y, n);
+            self.starts[s + 1] += 1;
+        }
+        for s in 0..n {
+            self.starts[s + 1] += self.starts[s];
+        }
+        // Counting sort by strip, stable, so each strip stays sorted by x; `starts[s]` is
+        // strip s's cursor and ends as strip s + 1's start.
+        self.cells.resize(count, (0.0, 0));
+        for i in members {
+            let Some(e) = member(i) else {
+                continue;
+            };
+            let s = self.strip_of(e.position.y, n);
+            let at = self.starts[s] as usize;
+            self.cells[at] = (e.position.x, i);
+            self.starts[s] += 1;
+        }
+        for s in (1..n).rev() {
+            self.starts[s] = self.starts[s - 1];
+        }
+        self.starts[0] = 0;
+    }
+
+    /// The strip of `y` among `n` strips (the first for NaN, clamped to the last).
+    fn strip_of(&self, y: f32, n: usize) -> usize {
+        let t = (y - self.y0) / self.strip;
+        // `as` saturates: negative and NaN give 0.
+        (t as usize).min(n.saturating_sub(1))
+    }
+
+    /// Calls `visit` with every root whose anchor x lies in `x` (bounds included) and that
+    /// is in a strip meeting the y-range `y` (so at least every root whose anchor lies in
+    /// the box).
+    fn for_each_in(
+        &self,
+        entries: &[RootEntry],
+        x: (f32, f32),
+        y: (f32, f32),
+        mut visit: impl FnMut(&RootEntry),
+    ) {
+        let n = self.starts.len().saturating_sub(1);
+        if n == 0 || self.cells.is_empty() {
+            return;
+        }
+        let first = self.strip_of(y.0, n);
+        let last = self.strip_of(y.1, n);
+        for s in first..=last {
+            let strip = &self.cells[self.starts[s] as usize..self.starts[s + 1] as usize];
+            let lo = strip.partition_point(|c| c.0 < x.0);
+            let hi = strip.partition_point(|c| c.0 <= x.1).max(lo);
+            for &(_, i) in &strip[lo..hi] {
+                if let Some(e) = entries.get(i as usize) {
+                    visit(e);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,233 @@
+//! The pruned queries of the root index against the tests they prune for, pair by pair.
+
+use cohort_steering::Vec2;
+use proptest::prelude::*;
+use slotmap::SlotMap;
+
+use super::super::{LANE_MARGIN, Lane, pass_shift};
+use super::{RootEntry, RootIndex, WEDGES, heading_class, may_oppose, sort_by_x};
+use crate::army::{ArmySpec, build_army};
+use crate::ids::FormationId;
+use crate::world::{MAX_STEP, WorldSettings};
+
+/// A root as the strategies draw it: position, velocity, half-extent, moving.
+type Drawn = (Vec2, Vec2, Vec2, bool);
+
+/// Roots crowded in a 120 m square: half of them marching east at about the same speed
+/// (followers), the others in any direction (oncoming ones among them), some standing.
+fn roots_strategy() -> impl Strategy<Value = Vec<Drawn>> {
+    let root = (
+        (0.0f32..120.0, 0.0f32..120.0),
+        (-3.0f32..3.0, -3.0f32..3.0),
+        any::<bool>(),
+        (0.0f32..12.0, 0.0f32..12.0),
+        0u8..4,
+    )
+        .prop_map(|((x, y), (vx, vy), east, (hx, hy), m)| {
+            let v = if east {
+                Vec2::new(1.2 + 0.1 * vx, 0.05 * vy)
+            } else {
+                Vec2::new(vx, vy)
+            };
+            (Vec2::new(x, y), v, Vec2::new(hx, hy), m != 0)
+        });
+    prop::collection::vec(root, 1..48)
+}
+
+/// An index of `roots` (each its own subtree of the order), sorted, with every part built.
+fn index_of(roots: &[Drawn]) -> RootIndex {
+    let mut keys = SlotMap::<FormationId, ()>::with_key();
+    let mut index = RootIndex::default();
+    for (k, &(position, velocity, half_extent, moving)) in roots.iter().enumerate() {
+        index.entries.push(RootEntry {
+            id: keys.insert(()),
+            span: (k as u32, k as u32 + 1),
+            position,
+            velocity,
+            half_extent,
+            moving,
+            root: k as u32,
+            heading: super::NO_HEADING,
+        });
+    }
+    index.sorted();
+    index.index_headings();
+    index.index_all();
+    index
+}
+
+/// Unit vectors of headings spread round the circle (and on the wedges' edges).
+fn unit_strategy() -> impl Strategy<Value = Vec2> {
+    (-1.0f32..1.0, -1.0f32..1.0, 0u8..6).prop_map(|(x, y, edge)| {
+        // Some exactly on an axis or a diagonal, where the wedges meet.
+        let v = match edge {
+            0 => Vec2::new(x, x),
+            1 => Vec2::new(x, -x),
+            2 => Vec2::new(x, 0.0),
+            3 => Vec2::new(0.0, y),
+            _ => Vec2::new(x, y),
+        };
+        v.try_normalize().unwrap_or(Vec2::X)
+    })
+}
+
+proptest! {
+    #[test]
+    fn headings_that_can_be_passed_are_in_wedges_that_may_oppose(
+        a in unit_strategy(),
+        b in unit_strategy(),
+    ) {
+        let (ca, cb) = (heading_class(a), heading_class(b));
+        prop_assert!(ca < WEDGES && cb < WEDGES);
+        if a.dot(b) <= -0.5 {
+            prop_assert!(may_oppose(ca, cb), "{a} in {ca}, {b} in {cb}");
+        }
+        // The pruning is symmetric, and never skips a pair that is merely not parallel.
+        prop_assert_eq!(may_oppose(ca, cb), may_oppose(cb, ca));
+        if !may_oppose(ca, cb) {
+            prop_assert!(a.dot(b) > -1e-6);
+        }
+    }
+
+    #[test]
+    fn pruned_passing_equals_the_test_of_every_pair(roots in roots_strategy()) {
+        let index = index_of(&roots);
+        for a in &index.entries {
+            let Some(lane) = Lane::of(a) else {
+                continue;
+            };
+            let mut shift: f32 = 0.0;
+            for b in &index.entries {
+                if let Some(s) = pass_shift(a, &lane, b) {
+                    shift = shift.max(s);
+                }
+            }
+            let every_pair = super::super::passing_velocity(&lane, shift);
+            let pruned = index.passing_velocity(a, &lane);
+            prop_assert_eq!(pruned.to_array().map(f32::to_bits), every_pair.to_array().map(f32::to_bits));
+        }
+    }
+
+    #[test]
+    fn lane_query_visits_exactly_the_reached_roots_of_its_window(roots in roots_strategy()) {
+        let index = index_of(&roots);
+        for a in &index.entries {
+            let Some(lane) = Lane::of(a) else {
+                continue;
+            };
+            let mut visited = Vec::new();
+            index.for_each_in_way(a, &lane, |b| visited.push(b.id));
+            visited.sort();
+            // The window make way searched before the query was pruned.
+            let rx = lane.ahead.max(lane.behind) + lane.half_width + index.max_reach + LANE_MARGIN;
+            let mut reached: Vec<FormationId> = index
+                .entries
+                .iter()
+                .filter(|b| b.id != a.id && lane.reaches(b))
+                .filter(|b| b.position.x >= a.position.x - rx && b.position.x <= a.position.x + rx)
+                .map(|b| b.id)
+                .collect();
+            reached.sort();
+            prop_assert_eq!(visited, reached);
+        }
+    }
+
+    #[test]
+    fn sorting_by_x_matches_a_full_sort(
+        roots in roots_strategy(),
+        nudges in prop::collection::vec(-3.0f32..3.0, 48),
+    ) {
+        let mut index = index_of(&roots);
+        // Almost sorted (as from one tick to the next), and in no order at all.
+        for (e, d) in index.entries.iter_mut().zip(&nudges) {
+            e.position.x += d;
+        }
+        let mut full = index.entries.clone();
+        full.sort_unstable_by(|a, b| a.position.x.total_cmp(&b.position.x).then(a.id.cmp(&b.id)));
+        let ids = |v: &[RootEntry]| v.iter().map(|e| e.id).collect::<Vec<_>>();
+        sort_by_x(&mut index.entries);
+        prop_assert_eq!(ids(&index.entries), ids(&full));
+        index.entries.reverse();
+        sort_by_x(&mut index.entries);
+        prop_assert_eq!(ids(&index.entries), ids(&full));
+    }
+}
+
+#[test]
+fn marching_army_puts_no_mover_in_an_opposing_wedge() {
+    let roots: Vec<Drawn> = (0..40)
+        .map(|i| {
+            let at = Vec2::new((i % 8) as f32 * 15.0, (i / 8) as f32 * 15.0);
+            let v = Vec2::new(1.4, 0.02 * (i % 5) as f32 - 0.04);
+            (at, v, Vec2::new(6.0, 8.0), true)
+        })
+        .collect();
+    let index = index_of(&roots);
+    let classes: Vec<u8> = index.entries.iter().map(|e| e.heading).collect();
+    assert!(
+        classes.iter().all(|&c| c == 0 || c == WEDGES - 1),
+        "{classes:?}"
+    );
+    // Wedges 2 to 6 (all a mover heading east looks at) are empty, and nobody passes.
+    for h in 2..=6 {
+        assert!(index.headings[h].cells.is_empty(), "wedge {h}");
+    }
+    for a in &index.entries {
+        let lane = Lane::of(a).expect("every root marches");
+        assert_eq!(index.passing_velocity(a, &lane), Vec2::ZERO);
+    }
+}
+
+#[test]
+fn refreshed_index_equals_a_rebuilt_one() {
+    let spec = ArmySpec {
+        units: 800,
+        ..ArmySpec::default()
+    };
+    let mut world = build_army(&spec, WorldSettings::default())
+        .expect("army builds")
+        .world;
+    for _ in 0..30 {
+        world.step(MAX_STEP);
+    }
+    let key = |e: &RootEntry| {
+        (
+            e.id,
+            e.span,
+            e.position.to_array().map(f32::to_bits),
+            e.velocity.to_array().map(f32::to_bits),
+            e.half_extent.to_array().map(f32::to_bits),
+            e.moving,
+        )
+    };
+    let keys = |index: &RootIndex| index.entries.iter().map(key).collect::<Vec<_>>();
+    let roots = world.scratch.roots.clone();
+    assert!(roots.len() > 10, "{} platoons", roots.len());
+    let mut rebuilt = RootIndex::default();
+    rebuilt.update(&roots, &world.formations);
+    assert!(rebuilt.complete);
+    // The world's index was last read at the end of the tick, before the anchors moved.
+    let refreshed = &mut world.scratch.roots_index;
+    assert!(refreshed.refresh(&roots, &world.formations));
+    refreshed.update(&roots, &world.formations);
+    assert_eq!(keys(refreshed), keys(&rebuilt));
+    assert_eq!(refreshed.max_reach.to_bits(), rebuilt.max_reach.to_bits());
+    assert_eq!(refreshed.max_speed.to_bits(), rebuilt.max_speed.to_bits());
+
+    // One root fewer: read again from scratch.
+    let fewer = &roots[1..];
+    refreshed.update(fewer, &world.formations);
+    rebuilt.update(fewer, &world.formations);
+    let mut fresh = RootIndex::default();
+    fresh.update(fewer, &world.formations);
+    assert_eq!(keys(refreshed), keys(&fresh));
+    assert_eq!(keys(&rebuilt), keys(&fresh));
+    assert_eq!(refreshed.entries.len(), fewer.len());
+    // A root that is no formation: the index holds the others and never refreshes in place.
+    let mut refreshed = std::mem::take(&mut world.scratch.roots_index);
+    world.remove_formation(roots[0].0).expect("a platoon");
+    refreshed.update(&roots, &world.formations);
+    assert!(!refreshed.complete);
+    assert_eq!(refreshed.entries.len(), roots.len() - 1);
+    assert!(!refreshed.refresh(&roots, &world.formations));
+}
