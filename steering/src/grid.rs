@@ -33,6 +33,23 @@ pub fn within_radius(position: Vec2, center: Vec2, radius: f32) -> bool {
     (position - center).length_squared() <= radius * radius
 }
 
+/// Two items within some radius of each other, from [`NeighbourSearch::for_each_pair_within`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NearPair {
+    /// One item's index.
+    pub a: u32,
+    /// The other item's index.
+    pub b: u32,
+    /// `a`'s slot in [`NeighbourSearch::order`].
+    pub slot_a: u32,
+    /// `b`'s slot in [`NeighbourSearch::order`].
+    pub slot_b: u32,
+    /// `a`'s position.
+    pub pa: Vec2,
+    /// `b`'s position.
+    pub pb: Vec2,
+}
+
 /// A search for items near a point, over positions given to [`NeighbourSearch::rebuild`].
 ///
 /// Implemented by [`CellGrid`] and by [`BruteForceSearch`], which return the same set of
@@ -45,10 +62,15 @@ pub trait NeighbourSearch {
     /// [`within_radius`]). A negative or NaN radius finds nothing.
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, f: F);
 
-    /// Calls `f(i, j, position_i, position_j)` once for every unordered pair of items
-    /// within `radius` of each other (see [`within_radius`]), in an order fixed by the
-    /// positions (not necessarily `i < j`). A negative or NaN radius finds nothing.
-    fn for_each_pair_within<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, f: F);
+    /// Calls `f` once for every unordered pair of items within `radius` of each other (see
+    /// [`within_radius`]), in an order fixed by the positions (not necessarily `a < b`). A
+    /// negative or NaN radius finds nothing.
+    fn for_each_pair_within<F: FnMut(NearPair)>(&self, radius: f32, f: F);
+
+    /// The items in the search's own order: slot `k` holds item `order()[k]` (the grid's
+    /// cell order; index order for brute force). Per-item data copied into this order is
+    /// read by [`Self::for_each_pair_within`]'s pairs through their slots, in memory order.
+    fn order(&self) -> &[u32];
 
     /// Number of items.
     fn len(&self) -> usize;
@@ -321,6 +343,38 @@ impl CellGrid {
         )
     }
 
+    /// Calls `f(slot, index, position)` for every item within `radius` of `center`, in slot
+    /// order (see [`NeighbourSearch::for_each_in_radius`]).
+    #[inline]
+    fn visit_in_radius<F: FnMut(u32, u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
+        if radius.is_nan() || radius < 0.0 || self.items.is_empty() {
+            return;
+        }
+        // The box around the query circle, in clamped cell coordinates. A point within the
+        // circle lies in the box, and cell lookup is monotone, so its cell is in this range.
+        let x0 = self.axis_cell(center.x - radius, self.min.x, self.cols);
+        let x1 = self.axis_cell(center.x + radius, self.min.x, self.cols);
+        let y0 = self.axis_cell(center.y - radius, self.min.y, self.rows);
+        let y1 = self.axis_cell(center.y + radius, self.min.y, self.rows);
+        for cy in y0..=y1 {
+            // The blocks holding cells x0..=x1 of a row are contiguous in the sorted arrays;
+            // their items outside x0..=x1 are farther than `radius` and fail the test below.
+            let range = self.block_span(cy, x0, x1);
+            let start = range.start as u32;
+            let (Some(items), Some(positions)) = (
+                self.items.get(range.clone()),
+                self.sorted_positions.get(range),
+            ) else {
+                continue;
+            };
+            for (k, (&i, &p)) in items.iter().zip(positions).enumerate() {
+                if within_radius(p, center, radius) {
+                    f(start + k as u32, i, p);
+                }
+            }
+        }
+    }
+
     /// Position of item `index` as given to the last rebuild.
     pub fn position(&self, index: u32) -> Option<Vec2> {
         self.input_positions.get(index as usize).copied()
@@ -338,36 +392,16 @@ impl NeighbourSearch for CellGrid {
 
     #[inline]
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
-        if radius.is_nan() || radius < 0.0 || self.items.is_empty() {
-            return;
-        }
-        // The box around the query circle, in clamped cell coordinates. A point within the
-        // circle lies in the box, and cell lookup is monotone, so its cell is in this range.
-        let x0 = self.axis_cell(center.x - radius, self.min.x, self.cols);
-        let x1 = self.axis_cell(center.x + radius, self.min.x, self.cols);
-        let y0 = self.axis_cell(center.y - radius, self.min.y, self.rows);
-        let y1 = self.axis_cell(center.y + radius, self.min.y, self.rows);
-        for cy in y0..=y1 {
-            // The blocks holding cells x0..=x1 of a row are contiguous in the sorted arrays;
-            // their items outside x0..=x1 are farther than `radius` and fail the test below.
-            let range = self.block_span(cy, x0, x1);
-            let (Some(items), Some(positions)) = (
-                self.items.get(range.clone()),
-                self.sorted_positions.get(range),
-            ) else {
-                continue;
-            };
-            for (&i, &p) in items.iter().zip(positions) {
-                if within_radius(p, center, radius) {
-                    f(i, p);
-                }
-            }
-        }
+        self.visit_in_radius(center, radius, |_, i, p| f(i, p));
     }
 
     #[inline]
-    fn for_each_pair_within<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, f: F) {
+    fn for_each_pair_within<F: FnMut(NearPair)>(&self, radius: f32, f: F) {
         self.sweep_pairs(radius, f);
+    }
+
+    fn order(&self) -> &[u32] {
+        &self.items
     }
 
     fn len(&self) -> usize {
@@ -380,6 +414,8 @@ impl NeighbourSearch for CellGrid {
 #[derive(Clone, Debug, Default)]
 pub struct BruteForceSearch {
     positions: Vec<Vec2>,
+    /// `0..len`: the items in index order.
+    order: Vec<u32>,
 }
 
 impl BruteForceSearch {
@@ -395,6 +431,8 @@ impl NeighbourSearch for BruteForceSearch {
         self.positions.clear();
         self.positions
             .extend_from_slice(positions.get(..take).unwrap_or(&[]));
+        self.order.clear();
+        self.order.extend(0..take as u32);
     }
 
     fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
@@ -408,8 +446,12 @@ impl NeighbourSearch for BruteForceSearch {
         }
     }
 
-    fn for_each_pair_within<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, f: F) {
+    fn for_each_pair_within<F: FnMut(NearPair)>(&self, radius: f32, f: F) {
         self.all_pairs(radius, f);
+    }
+
+    fn order(&self) -> &[u32] {
+        &self.order
     }
 
     fn len(&self) -> usize {

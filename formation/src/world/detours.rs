@@ -1,9 +1,9 @@
 //! Detours: a unit far from a slot it cannot see plans a path to it (through jump links when
 //! the unit can jump), instead of pushing on into the obstacle.
 
-use super::World;
 use super::jumps::first_jump;
-use super::terrain::Terrain;
+use super::terrain::{PathPlan, Terrain};
+use super::{Unit, WorldSettings};
 
 /// Ticks between re-planning a detour around an obstacle to the slot.
 pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
@@ -19,101 +19,93 @@ const PLAN_RESERVE: usize = 32;
 /// How close (beyond its radius) a unit must be to a take-off point to jump.
 const TAKEOFF_TOLERANCE: f32 = 0.35;
 
-impl World {
-    /// Units far from a slot they cannot see plan a path to it (re-planned at most once a
-    /// second); units whose slot is in sight drop their detour. A unit that has reached the
-    /// take-off point of a jump on its detour launches (units in the air are left alone).
-    pub(crate) fn plan_detours(&mut self) {
-        let Self {
-            units,
-            terrain,
-            settings,
-            tick,
-            scratch,
-            ..
-        } = self;
-        scratch.launches.clear();
-        // The search and plan buffers are grown before the first plan (by the first call).
-        scratch.path.reserve_for(terrain.navgraph());
-        scratch.detour_plan.reserve(PLAN_RESERVE);
-        let waypoints = &mut scratch.detour_path.waypoints;
+/// What planning a unit's detour reads and the buffers it plans into, borrowed from the world
+/// for one walk over the units (the steering stage's gather, see `world/units.rs`).
+pub(super) struct DetourPlanner<'a> {
+    pub(super) terrain: &'a Terrain,
+    pub(super) settings: &'a WorldSettings,
+    pub(super) tick: u64,
+    pub(super) path: &'a mut cohort_pathing::SearchScratch,
+    pub(super) detour_path: &'a mut cohort_pathing::Path,
+    pub(super) plan: &'a mut PathPlan,
+}
+
+impl DetourPlanner<'_> {
+    /// Grows the search and plan buffers before the first plan (a no-op once warm).
+    pub(super) fn reserve(&mut self) {
+        self.path.reserve_for(self.terrain.navgraph());
+        self.plan.reserve(PLAN_RESERVE);
+        let waypoints = &mut self.detour_path.waypoints;
         waypoints.reserve(PLAN_RESERVE.saturating_sub(waypoints.len()));
-        for (id, unit) in units.iter_mut() {
-            // Room for a detour from the unit's first tick on (a warm-up cost of
-            // `DETOUR_CAPACITY` points a unit): a detour planned later is written in place.
-            if unit.detour.capacity() == 0 {
-                unit.detour.reserve_exact(DETOUR_CAPACITY);
-            }
-            if unit.flight.is_some() {
-                continue;
-            }
-            let Some(t) = unit.slot_target else {
-                unit.detour.clear();
-                unit.next_jump = None;
-                continue;
-            };
-            let pos = unit.body.position;
-            if let Some(j) = unit.next_jump {
-                // A take-off point is reached more closely than a walking waypoint: the unit
-                // must stand on it to make the jump.
-                if (j.takeoff - pos).length() < unit.body.radius + TAKEOFF_TOLERANCE {
-                    scratch.launches.push(id);
-                    continue;
-                }
-            }
-            if let Some(&p) = unit.detour.first() {
-                let is_takeoff = unit.next_jump.is_some_and(|j| j.takeoff == p);
-                // Drop a reached waypoint only once the next one is in sight (else a unit
-                // cuts the corner it was rounding and walks into the wall's end).
-                let next_in_sight = unit
-                    .detour
-                    .get(1)
-                    .is_none_or(|&q| terrain.line_of_sight(pos, q, 0.9 * unit.body.radius));
-                if !is_takeoff && next_in_sight && (p - pos).length() < unit.body.radius * 2.0 + 0.5
-                {
-                    unit.detour.remove(0);
-                }
-            }
-            // A unit that can jump looks for a way round sooner: a slot just across a ditch
-            // is only reached through the jump.
-            let reach = if unit.jump_speed > 0.0 {
-                settings.detour_distance.min(unit.body.radius * 3.0)
-            } else {
-                settings.detour_distance
-            };
-            let far = (t.position - pos).length() > reach;
-            if !far {
-                unit.detour.clear();
-                unit.next_jump = None;
-                continue;
-            }
-            let blocked = !terrain.line_of_sight(pos, t.position, unit.body.radius);
-            if !blocked {
-                unit.detour.clear();
-                unit.next_jump = None;
-                continue;
-            }
-            if unit.detour.is_empty() || *tick >= unit.detour_tick + DETOUR_REPLAN_TICKS {
-                let query = Terrain::plan_query(
-                    pos,
-                    t.position,
-                    unit.body.radius,
-                    unit.body.radius,
-                    unit.jump_ability(settings.gravity),
-                );
-                let plan = &mut scratch.detour_plan;
-                terrain.plan_path_into(&query, &mut scratch.path, &mut scratch.detour_path, plan);
-                // Refilled in place: the unit's detour keeps its capacity.
-                unit.detour.clear();
-                unit.detour.extend(plan.points.iter().skip(1).copied());
-                unit.next_jump = first_jump(&plan.points, &plan.legs);
-                unit.detour_tick = *tick;
+    }
+
+    /// A unit far from a slot it cannot see plans a path to it (re-planned at most once a
+    /// second); a unit whose slot is in sight drops its detour. Returns whether the unit has
+    /// reached the take-off point of a jump on its detour (it then launches, see
+    /// `World::launch`). Units in the air are not to be passed.
+    pub(super) fn plan(&mut self, unit: &mut Unit) -> bool {
+        let (terrain, settings) = (self.terrain, self.settings);
+        let Some(t) = unit.slot_target else {
+            unit.detour.clear();
+            unit.next_jump = None;
+            return false;
+        };
+        let pos = unit.body.position;
+        if let Some(j) = unit.next_jump {
+            // A take-off point is reached more closely than a walking waypoint: the unit
+            // must stand on it to make the jump.
+            if (j.takeoff - pos).length() < unit.body.radius + TAKEOFF_TOLERANCE {
+                return true;
             }
         }
-        let mut launches = std::mem::take(&mut self.scratch.launches);
-        for id in launches.drain(..) {
-            self.launch(id);
+        if let Some(&p) = unit.detour.first() {
+            let is_takeoff = unit.next_jump.is_some_and(|j| j.takeoff == p);
+            // Drop a reached waypoint only once the next one is in sight (else a unit
+            // cuts the corner it was rounding and walks into the wall's end).
+            let next_in_sight = unit
+                .detour
+                .get(1)
+                .is_none_or(|&q| terrain.line_of_sight(pos, q, 0.9 * unit.body.radius));
+            if !is_takeoff && next_in_sight && (p - pos).length() < unit.body.radius * 2.0 + 0.5 {
+                unit.detour.remove(0);
+            }
         }
-        self.scratch.launches = launches;
+        // A unit that can jump looks for a way round sooner: a slot just across a ditch
+        // is only reached through the jump.
+        let reach = if unit.jump_speed > 0.0 {
+            settings.detour_distance.min(unit.body.radius * 3.0)
+        } else {
+            settings.detour_distance
+        };
+        let far = (t.position - pos).length() > reach;
+        if !far || terrain.line_of_sight(pos, t.position, unit.body.radius) {
+            unit.detour.clear();
+            unit.next_jump = None;
+            return false;
+        }
+        if unit.detour.is_empty() || self.tick >= unit.detour_tick + DETOUR_REPLAN_TICKS {
+            let query = Terrain::plan_query(
+                pos,
+                t.position,
+                unit.body.radius,
+                unit.body.radius,
+                unit.jump_ability(settings.gravity),
+            );
+            terrain.plan_path_into(&query, self.path, self.detour_path, self.plan);
+            // Refilled in place: the unit's detour keeps its capacity.
+            unit.detour.clear();
+            unit.detour.extend(self.plan.points.iter().skip(1).copied());
+            unit.next_jump = first_jump(&self.plan.points, &self.plan.legs);
+            unit.detour_tick = self.tick;
+        }
+        false
+    }
+}
+
+/// Room for a detour from the unit's first tick on (a warm-up cost of `DETOUR_CAPACITY`
+/// points a unit): a detour planned later is written in place.
+pub(super) fn reserve_detour(unit: &mut Unit) {
+    if unit.detour.capacity() == 0 {
+        unit.detour.reserve_exact(DETOUR_CAPACITY);
     }
 }

@@ -26,11 +26,13 @@ mod form_along;
 mod formation_nav;
 mod formations;
 mod free_order;
+mod gather;
 mod jumps;
 mod make_way;
 mod narrows;
 mod overwatch;
 mod scratch;
+mod separation;
 mod snapshot;
 mod tactics;
 mod terrain;
@@ -62,32 +64,37 @@ pub const MAX_STEP: f32 = 1.0 / 20.0;
 pub const MAX_SUBSTEPS: u32 = 8;
 
 /// A unit: a body, the formation it belongs to and where its slot is.
+///
+/// Laid out in declaration order (`repr(C)`), the fields every tick reads and writes first,
+/// so the per-tick passes over all units (formation tally and slot targets, steering gather,
+/// write-back) touch fewer of a unit's cache lines.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[repr(C)]
 pub struct Unit {
     /// The body steering moves.
     pub body: Body,
-    /// The leaf formation the unit is a member of; `None` for a free unit.
-    pub formation: Option<FormationId>,
-    /// The role the unit asks for in its formation's pattern.
-    pub role: Role,
     /// Where the unit's slot is this tick.
     pub slot_target: Option<SlotTarget>,
     /// Heading smoothing (the anti-judder fix).
     pub smoother: HeadingSmoother,
     /// A path around an obstacle to the slot, when the straight line is blocked.
     pub detour: Vec<cohort_steering::Vec2>,
-    /// Tick at which the detour was planned.
-    pub detour_tick: u64,
+    /// The unit's flight while it is in the air (it neither steers nor collides then).
+    #[serde(default)]
+    pub flight: Option<Flight>,
+    /// The leaf formation the unit is a member of; `None` for a free unit.
+    pub formation: Option<FormationId>,
+    /// The role the unit asks for in its formation's pattern.
+    pub role: Role,
     /// Vertical take-off speed of the unit's jump (0: the unit cannot jump). Its run speed is
     /// the body's top speed; gravity is the world's ([`WorldSettings::gravity`]).
     #[serde(default)]
     pub jump_speed: f32,
+    /// Tick at which the detour was planned.
+    pub detour_tick: u64,
     /// The jump or leap on the unit's detour, taken when it reaches the take-off point.
     #[serde(default)]
     pub next_jump: Option<PlannedJump>,
-    /// The unit's flight while it is in the air (it neither steers nor collides then).
-    #[serde(default)]
-    pub flight: Option<Flight>,
 }
 
 /// World-wide tuning of unit steering (plain data, defaults that work).

@@ -18,6 +18,8 @@ pub struct Scratch {
     pub(crate) forces: Vec<Vec2>,
     /// Per steered unit: its separation sum (see `world/units.rs`).
     pub(crate) separation: Vec<Vec2>,
+    /// The separation sweep's radii and sums in the neighbour search's order.
+    pub(crate) sweep_buffers: super::separation::SweepBuffers,
     pub(crate) positions: Vec<Vec2>,
     pub(crate) radii: Vec<f32>,
     /// Per steered unit: where arrive takes it (first detour point, else the slot, else where

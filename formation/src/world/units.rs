@@ -10,7 +10,9 @@ use cohort_steering::locomotion::{integrate, sanitize_dt};
 use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
-use super::{Scratch, Terrain, Unit, World, WorldSettings};
+use super::separation::SeparationSweep;
+
+use super::{Scratch, Terrain, World, WorldSettings};
 use crate::ids::UnitId;
 
 /// Units per work item of the parallel steering stage (`parallel` feature).
@@ -27,15 +29,14 @@ impl World {
     /// Stage 3: every unit's behaviours are evaluated and combined into one force, in unit-key
     /// order, from positions at the start of the stage.
     pub fn steer_units(&mut self, dt: f32) {
-        self.plan_detours();
+        self.gather_planning_detours();
         let Self {
-            units,
+            units: _,
             terrain,
             settings,
             scratch,
             ..
         } = self;
-        gather(units, scratch);
         let n = scratch.bodies.len();
         let max_radius = scratch.radii.iter().fold(0.0f32, |m, &r| m.max(r));
         let range = settings.separation_range.max(1.0);
@@ -73,6 +74,7 @@ impl World {
             goals,
             forces,
             separation,
+            sweep_buffers,
             zones,
             positions,
             radii,
@@ -95,12 +97,12 @@ impl World {
                     .as_mut()
                     .filter(|_| share_pairs)
                     .map(|s| s.seed_candidates(positions, pair_margin));
-                sweep.run(&*g, separation, pairs);
+                sweep.run(&*g, sweep_buffers, separation, pairs);
             }
             _ => {
                 let mut brute = BruteForceSearch::new();
                 brute.rebuild(positions);
-                sweep.run(&brute, separation, None);
+                sweep.run(&brute, sweep_buffers, separation, None);
             }
         }
         forces.clear();
@@ -147,7 +149,7 @@ struct SteerContext<'a> {
     terrain: &'a Terrain,
     goals: &'a [(Vec2, Vec2)],
     bodies: &'a [Body],
-    /// Per unit: the separation sum of [`SeparationSweep::run`] (times the unit's max force
+    /// Per unit: the separation sum of [`SeparationSweep`] (times the unit's max force
     /// gives its separation force).
     separation: &'a [Vec2],
     settings: &'a WorldSettings,
@@ -261,66 +263,6 @@ impl SteerContext<'_> {
     }
 }
 
-/// Separation for formation members, for every unit at once: away from each neighbour closer
-/// than `range × (r_i + r_j)`, growing as the gap closes (0 at that comfort distance, 1 when
-/// the centres meet), summed per unit. One sweep over the neighbour pairs serves both units
-/// of a pair, and collects the penetration solver's candidate pairs on the way.
-struct SeparationSweep<'a> {
-    radii: &'a [f32],
-    /// Comfort distance as a multiple of the sum of radii (at least 1).
-    range: f32,
-    /// Farthest two units interact: the largest comfort distance, or pair distance.
-    reach: f32,
-    /// Margin of the penetration solver's candidate pairs.
-    pair_margin: f32,
-}
-
-impl SeparationSweep<'_> {
-    /// Fills `sums` (one per unit) and, when given, `pairs` with every pair `(i, j)`, `i < j`,
-    /// closer than `r_i + r_j + pair_margin` (in the search's pair order).
-    fn run<S: NeighbourSearch>(
-        &self,
-        search: &S,
-        sums: &mut Vec<Vec2>,
-        mut pairs: Option<&mut Vec<(u32, u32)>>,
-    ) {
-        let radii = self.radii;
-        sums.clear();
-        sums.resize(radii.len(), Vec2::ZERO);
-        let (range, margin) = (self.range, self.pair_margin);
-        search.for_each_pair_within(self.reach, |a, b, pa, pb| {
-            let (Some(&ra), Some(&rb)) = (radii.get(a as usize), radii.get(b as usize)) else {
-                return;
-            };
-            let away = pa - pb;
-            let d_sq = away.length_squared();
-            if let Some(pairs) = pairs.as_deref_mut() {
-                let sum = ra + rb + margin;
-                if d_sq < sum * sum {
-                    pairs.push((a.min(b), a.max(b)));
-                }
-            }
-            let comfort = (ra + rb) * range;
-            if !(d_sq < comfort * comfort) {
-                return;
-            }
-            let d = d_sq.sqrt();
-            let dir = if d > 1e-6 {
-                away / d
-            } else {
-                cohort_steering::penetration::split_direction(a, b)
-            };
-            let push = dir * ((comfort - d) / comfort);
-            if let Some(s) = sums.get_mut(a as usize) {
-                *s += push;
-            }
-            if let Some(s) = sums.get_mut(b as usize) {
-                *s -= push;
-            }
-        });
-    }
-}
-
 /// Where the steering stage writes: per-unit forces and free zones, and the geometry buffers
 /// of the single-thread loop.
 struct SteerOutput<'a> {
@@ -340,7 +282,7 @@ const FREE_ZONE_EXTRA: f32 = 4.0;
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct FreeZone {
     /// The unit whose zone this is.
-    unit: Option<UnitId>,
+    pub(super) unit: Option<UnitId>,
     centre: Vec2,
     /// Negative: no zone.
     radius: f32,
@@ -356,7 +298,7 @@ impl FreeZone {
         self.radius = -1.0;
     }
 
-    fn unclaimed(unit: UnitId) -> Self {
+    pub(super) fn unclaimed(unit: UnitId) -> Self {
         Self {
             unit: Some(unit),
             centre: Vec2::ZERO,
@@ -372,39 +314,6 @@ impl FreeZone {
             return -1.0;
         }
         self.radius - (p - self.centre).length() - ZONE_SLACK
-    }
-}
-
-fn gather(units: &slotmap::SlotMap<UnitId, Unit>, s: &mut Scratch) {
-    s.ids.clear();
-    s.bodies.clear();
-    s.positions.clear();
-    s.radii.clear();
-    s.goals.clear();
-    // Units in the air (jumping) neither steer nor collide; `World::fly_units` moves them.
-    s.airborne = 0;
-    for (id, u) in units.iter() {
-        if u.flight.is_some() {
-            s.airborne += 1;
-            continue;
-        }
-        // A free zone stays with its unit while the unit keeps its place in the arrays.
-        let k = s.ids.len();
-        match s.zones.get_mut(k) {
-            Some(zone) if zone.unit == Some(id) => {}
-            Some(zone) => *zone = FreeZone::unclaimed(id),
-            None => s.zones.push(FreeZone::unclaimed(id)),
-        }
-        s.ids.push(id);
-        s.bodies.push(u.body);
-        s.positions.push(u.body.position);
-        s.radii.push(u.body.radius);
-        // Arrive at the next detour point, else the slot, else stop where it is.
-        s.goals.push(match (u.detour.first(), u.slot_target) {
-            (Some(&p), _) => (p, Vec2::ZERO),
-            (None, Some(t)) => (t.position, t.velocity),
-            (None, None) => (u.body.position, Vec2::ZERO),
-        });
     }
 }
 

@@ -2,9 +2,7 @@
 //! unordered pair of neighbouring cells once, instead of one radius query per item (which
 //! meets every pair twice and re-finds the cells around each item).
 
-use glam::Vec2;
-
-use super::{BruteForceSearch, CellGrid, NeighbourSearch, within_radius};
+use super::{BruteForceSearch, CellGrid, NearPair, within_radius};
 
 impl CellGrid {
     /// [`NeighbourSearch::for_each_pair_within`] for a radius no larger than a cell: an item
@@ -13,16 +11,24 @@ impl CellGrid {
     /// (which follow it in the sorted arrays), and with those of the three cells below it in
     /// the next row (a run of the sorted arrays whose ends only move forward as the sweep
     /// does). Larger radii fall back to one query per item.
-    pub(super) fn sweep_pairs<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, mut f: F) {
+    pub(super) fn sweep_pairs<F: FnMut(NearPair)>(&self, radius: f32, mut f: F) {
         if radius.is_nan() || radius < 0.0 {
             return;
         }
         if radius > self.cell_size {
-            for (i, &p) in self.input_positions.iter().enumerate() {
-                let i = i as u32;
-                self.for_each_in_radius(p, radius, |j, q| {
-                    if j > i {
-                        f(i, j, p, q);
+            // Each item queries around itself, in slot order, and keeps the later slots.
+            for (k, (&a, &pa)) in self.items.iter().zip(&self.sorted_positions).enumerate() {
+                let slot_a = k as u32;
+                self.visit_in_radius(pa, radius, |slot_b, b, pb| {
+                    if slot_b > slot_a {
+                        f(NearPair {
+                            a,
+                            b,
+                            slot_a,
+                            slot_b,
+                            pa,
+                            pb,
+                        });
                     }
                 });
             }
@@ -63,7 +69,14 @@ impl CellGrid {
             for m in (k + 1..end).chain(lo..hi) {
                 let q = positions[m];
                 if within_radius(q, p, radius) {
-                    f(i, items[m], p, q);
+                    f(NearPair {
+                        a: i,
+                        b: items[m],
+                        slot_a: k as u32,
+                        slot_b: m as u32,
+                        pa: p,
+                        pb: q,
+                    });
                 }
             }
         }
@@ -72,14 +85,22 @@ impl CellGrid {
 
 impl BruteForceSearch {
     /// [`NeighbourSearch::for_each_pair_within`] by testing every pair.
-    pub(super) fn all_pairs<F: FnMut(u32, u32, Vec2, Vec2)>(&self, radius: f32, mut f: F) {
+    pub(super) fn all_pairs<F: FnMut(NearPair)>(&self, radius: f32, mut f: F) {
         if radius.is_nan() || radius < 0.0 {
             return;
         }
-        for (i, &p) in self.positions.iter().enumerate() {
-            for (j, &q) in self.positions.iter().enumerate().skip(i + 1) {
-                if within_radius(q, p, radius) {
-                    f(i as u32, j as u32, p, q);
+        for (i, &pa) in self.positions.iter().enumerate() {
+            for (j, &pb) in self.positions.iter().enumerate().skip(i + 1) {
+                if within_radius(pb, pa, radius) {
+                    let (a, b) = (i as u32, j as u32);
+                    f(NearPair {
+                        a,
+                        b,
+                        slot_a: a,
+                        slot_b: b,
+                        pa,
+                        pb,
+                    });
                 }
             }
         }
@@ -88,15 +109,21 @@ impl BruteForceSearch {
 
 #[cfg(test)]
 mod tests {
+    use super::super::NeighbourSearch;
     use super::*;
+    use glam::Vec2;
     use proptest::prelude::*;
 
     fn pairs_of<S: NeighbourSearch>(s: &S, radius: f32, pts: &[Vec2]) -> Vec<(u32, u32)> {
         let mut out = Vec::new();
-        s.for_each_pair_within(radius, |i, j, p, q| {
-            assert_eq!(Some(p), pts.get(i as usize).copied());
-            assert_eq!(Some(q), pts.get(j as usize).copied());
-            out.push((i.min(j), i.max(j)));
+        s.for_each_pair_within(radius, |pair| {
+            let NearPair { a, b, pa, pb, .. } = pair;
+            assert_eq!(Some(pa), pts.get(a as usize).copied());
+            assert_eq!(Some(pb), pts.get(b as usize).copied());
+            // The slots name the same items in the search's order.
+            assert_eq!(s.order().get(pair.slot_a as usize), Some(&a));
+            assert_eq!(s.order().get(pair.slot_b as usize), Some(&b));
+            out.push((a.min(b), a.max(b)));
         });
         out
     }
