@@ -220,7 +220,6 @@ impl World {
         if let Some(t) = scratch.tallies.get_mut(k) {
             t.target_centre = anchor.position;
             t.target_reach = reach;
-            t.lane_moved = false;
         }
     }
 }

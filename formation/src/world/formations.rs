@@ -372,9 +372,6 @@ pub(crate) struct MemberTally {
     /// Largest distance from `target_centre` of a unit member's slot target plus its radius
     /// (infinite when some unit member was not given one this tick).
     pub(super) target_reach: f32,
-    /// Whether make way has moved a unit member's target this tick (`target_reach` then no
-    /// longer bounds them).
-    pub(super) lane_moved: bool,
 }
 
 impl MemberTally {

@@ -11,8 +11,8 @@ use crate::ids::UnitId;
 impl World {
     /// The dense arrays of the steering stage, from one walk over the units that also plans
     /// their detours (see [`DetourPlanner::plan`]): every unit on the ground, in key order.
-    /// Units that reach a take-off point launch afterwards, and the arrays are gathered again
-    /// (without those now in the air).
+    /// Units that reach a take-off point launch afterwards (and leave the arrays when they
+    /// fly).
     pub(super) fn gather_planning_detours(&mut self) {
         let Self {
             units,
@@ -59,21 +59,20 @@ impl World {
         for (id, unit) in units.iter_mut() {
             reserve_detour(unit);
             if unit.flight.is_none() && planner.plan(unit) {
-                launches.push(id);
+                launches.push((id, dense.ids.len()));
             }
             dense.push(id, unit);
         }
-        if self.scratch.launches.is_empty() {
+        if launches.is_empty() {
             return;
         }
         // A launch (or a refused one, which may drop the unit's jump and detour) changes what
-        // was gathered: gather again. Rare: only ticks in which a unit stands at a take-off.
+        // was gathered of the unit: it leaves the arrays when it flies, else its entry is
+        // gathered again. Rare: only ticks in which a unit stands at a take-off.
         let mut launches = std::mem::take(&mut self.scratch.launches);
-        for &id in &launches {
+        for &(id, _) in &launches {
             self.launch(id);
         }
-        launches.clear();
-        self.scratch.launches = launches;
         let s = &mut self.scratch;
         let mut dense = DenseUnits {
             ids: &mut s.ids,
@@ -84,10 +83,15 @@ impl World {
             zones: &mut s.zones,
             airborne: &mut s.airborne,
         };
-        dense.clear();
-        for (id, unit) in self.units.iter() {
-            dense.push(id, unit);
+        // From the back, so the indices of those still to do stay valid.
+        for &(id, k) in launches.iter().rev() {
+            match self.units.get(id) {
+                Some(unit) if unit.flight.is_none() => dense.set(k, unit),
+                _ => dense.remove(k),
+            }
         }
+        launches.clear();
+        self.scratch.launches = launches;
     }
 }
 
@@ -131,11 +135,44 @@ impl DenseUnits<'_> {
         self.bodies.push(u.body);
         self.positions.push(u.body.position);
         self.radii.push(u.body.radius);
-        // Arrive at the next detour point, else the slot, else stop where it is.
-        self.goals.push(match (u.detour.first(), u.slot_target) {
-            (Some(&p), _) => (p, Vec2::ZERO),
-            (None, Some(t)) => (t.position, t.velocity),
-            (None, None) => (u.body.position, Vec2::ZERO),
-        });
+        self.goals.push(goal_of(u));
+    }
+
+    /// Gathers unit `u` again into entry `k`.
+    fn set(&mut self, k: usize, u: &Unit) {
+        if let (Some(b), Some(p), Some(r), Some(g)) = (
+            self.bodies.get_mut(k),
+            self.positions.get_mut(k),
+            self.radii.get_mut(k),
+            self.goals.get_mut(k),
+        ) {
+            (*b, *p, *r, *g) = (u.body, u.body.position, u.body.radius, goal_of(u));
+        }
+    }
+
+    /// Takes entry `k` (a unit that took off) out of the arrays.
+    fn remove(&mut self, k: usize) {
+        if k >= self.ids.len() {
+            return;
+        }
+        self.ids.remove(k);
+        self.bodies.remove(k);
+        self.positions.remove(k);
+        self.radii.remove(k);
+        self.goals.remove(k);
+        if k < self.zones.len() {
+            self.zones.remove(k);
+        }
+        *self.airborne += 1;
+    }
+}
+
+/// Where arrive takes a unit: the next detour point, else its slot, else where it stands
+/// (and at what velocity).
+fn goal_of(u: &Unit) -> (Vec2, Vec2) {
+    match (u.detour.first(), u.slot_target) {
+        (Some(&p), _) => (p, Vec2::ZERO),
+        (None, Some(t)) => (t.position, t.velocity),
+        (None, None) => (u.body.position, Vec2::ZERO),
     }
 }

@@ -54,8 +54,9 @@ pub struct Scratch {
     pub(crate) reordered: Vec<Option<crate::formation::Member>>,
     pub(crate) slots: Vec<crate::pattern::Slot>,
     pub(crate) targets: Vec<(crate::formation::Member, crate::formation::SlotTarget)>,
-    /// Units that reached a take-off point this tick (see `world/jumps.rs`).
-    pub(crate) launches: Vec<UnitId>,
+    /// Units that reached a take-off point this tick, with their index in the dense arrays
+    /// (see `world/gather.rs` and `world/jumps.rs`).
+    pub(crate) launches: Vec<(UnitId, usize)>,
     /// The path a detour is planned into (see `world/detours.rs`).
     pub(crate) detour_path: cohort_pathing::Path,
     /// The plan a detour is made from.
