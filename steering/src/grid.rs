@@ -1,10 +1,11 @@
 //! Cell-space partitioning: a uniform grid over a rectangle, rebuilt each tick, answering
 //! "which items lie within `radius` of this point".
 //!
-//! The grid is rebuilt from scratch every tick with a radix sort of the items by cell (two
-//! stable counting-sort passes) into buffers it keeps, so once the buffers have grown to the
-//! largest item count a rebuild allocates nothing, and its cost is proportional to the number
-//! of items, not of cells. Item positions are copied into a contiguous array in cell order so a
+//! The grid is rebuilt every tick by sorting the items by cell into buffers it keeps: from its
+//! last order when few items changed cell (`grid/resort.rs`), else with a radix sort (two
+//! stable counting-sort passes). Once the buffers have grown to the largest item count a
+//! rebuild allocates nothing, and its cost is proportional to the number of items, not of
+//! cells. Item positions are copied into a contiguous array in cell order so a
 //! query walks memory linearly.
 //!
 //! Query order is deterministic: cells in row-major order (rows of increasing `y`, each row of
@@ -90,10 +91,12 @@ pub trait NeighbourSearch {
 
 /// Uniform cell-space partition over the rectangle `min..max` with square cells.
 ///
-/// Storage is proportional to the number of items, not cells: items are kept sorted by cell
-/// (two stable radix passes over the cell index, so ascending index within a cell), with the
-/// start of each block of a few cells of a row; a query scans the blocks its box covers. A
-/// huge, sparsely filled map costs no more per rebuild than a small one.
+/// Storage is proportional to the number of items, not cells: items are kept sorted by cell,
+/// ascending index within a cell (re-sorted from the last order, or by two stable radix
+/// passes over the cell index), with the start of each block of a few cells of a row; a
+/// query scans the blocks its box covers, and [`NeighbourSearch::for_each_pair_within`]
+/// sweeps the sorted items. A huge, sparsely filled map costs no more per rebuild than a
+/// small one.
 #[derive(Clone, Debug)]
 pub struct CellGrid {
     min: Vec2,

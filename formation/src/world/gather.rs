@@ -30,6 +30,7 @@ impl World {
             goals,
             zones,
             airborne,
+            unit_limits,
             launches,
             path,
             detour_path,
@@ -45,6 +46,7 @@ impl World {
             zones,
             airborne,
         };
+        *unit_limits = (0.0, 0.0);
         let mut planner = DetourPlanner {
             terrain,
             settings,
@@ -61,6 +63,8 @@ impl World {
             if unit.flight.is_none() && planner.plan(unit) {
                 launches.push((id, dense.ids.len()));
             }
+            unit_limits.0 = unit_limits.0.max(unit.body.radius);
+            unit_limits.1 = unit_limits.1.max(unit.body.max_speed);
             dense.push(id, unit);
         }
         if launches.is_empty() {
@@ -83,13 +87,17 @@ impl World {
             zones: &mut s.zones,
             airborne: &mut s.airborne,
         };
-        // From the back, so the indices of those still to do stay valid.
-        for &(id, k) in launches.iter().rev() {
-            match self.units.get(id) {
-                Some(unit) if unit.flight.is_none() => dense.set(k, unit),
-                _ => dense.remove(k),
+        // Refused launches are gathered again in place; the units in the air leave the
+        // arrays, all in one pass over each array.
+        let units = &self.units;
+        launches.retain(|&(id, k)| match units.get(id) {
+            Some(unit) if unit.flight.is_none() => {
+                dense.set(k, unit);
+                false
             }
-        }
+            _ => true,
+        });
+        dense.remove_sorted(&launches);
         launches.clear();
         self.scratch.launches = launches;
     }
@@ -150,21 +158,30 @@ impl DenseUnits<'_> {
         }
     }
 
-    /// Takes entry `k` (a unit that took off) out of the arrays.
-    fn remove(&mut self, k: usize) {
-        if k >= self.ids.len() {
+    /// Takes the entries `gone` (units that took off, by ascending index) out of the arrays.
+    fn remove_sorted(&mut self, gone: &[(UnitId, usize)]) {
+        if gone.is_empty() {
             return;
         }
-        self.ids.remove(k);
-        self.bodies.remove(k);
-        self.positions.remove(k);
-        self.radii.remove(k);
-        self.goals.remove(k);
-        if k < self.zones.len() {
-            self.zones.remove(k);
-        }
-        *self.airborne += 1;
+        remove_sorted(self.ids, gone);
+        remove_sorted(self.bodies, gone);
+        remove_sorted(self.positions, gone);
+        remove_sorted(self.radii, gone);
+        remove_sorted(self.goals, gone);
+        remove_sorted(self.zones, gone);
+        *self.airborne += gone.len();
     }
+}
+
+/// Removes the elements at the indices of `gone` (ascending) from `v`, in one pass.
+fn remove_sorted<T>(v: &mut Vec<T>, gone: &[(UnitId, usize)]) {
+    let (mut k, mut next) = (0usize, 0usize);
+    v.retain(|_| {
+        let drop = gone.get(next).is_some_and(|&(_, at)| at == k);
+        next += usize::from(drop);
+        k += 1;
+        !drop
+    });
 }
 
 /// Where arrive takes a unit: the next detour point, else its slot, else where it stands
@@ -174,5 +191,25 @@ fn goal_of(u: &Unit) -> (Vec2, Vec2) {
         (Some(&p), _) => (p, Vec2::ZERO),
         (None, Some(t)) => (t.position, t.velocity),
         (None, None) => (u.body.position, Vec2::ZERO),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn removing_sorted_indices_keeps_the_rest_in_order() {
+        let gone = |at: &[usize]| -> Vec<(UnitId, usize)> {
+            at.iter().map(|&k| (UnitId::default(), k)).collect()
+        };
+        let mut v: Vec<u32> = (0..8).collect();
+        remove_sorted(&mut v, &gone(&[0, 3, 4, 7]));
+        assert_eq!(v, vec![1, 2, 5, 6]);
+        remove_sorted(&mut v, &gone(&[]));
+        assert_eq!(v, vec![1, 2, 5, 6]);
+        // Indices past the end are ignored.
+        remove_sorted(&mut v, &gone(&[1, 9]));
+        assert_eq!(v, vec![1, 5, 6]);
     }
 }

@@ -115,8 +115,12 @@ pub struct WorldSettings {
     pub wall_weight: f32,
     /// Non-penetration iterations per tick.
     pub penetration_iterations: u32,
-    /// Cell size of the neighbour grid (0 = twice the largest unit radius times
-    /// `separation_range`).
+    /// Cell size of the neighbour grid (0 = the farthest two units interact, with a
+    /// thousandth to spare: the larger of separation's comfort distance, twice the largest
+    /// radius times `separation_range`, and the penetration solver's pair distance at the
+    /// longest step, twice the largest radius plus `0.3 r_max + 2 v_max MAX_STEP`). A set
+    /// size smaller than that makes the separation pass query around every unit instead of
+    /// sweeping neighbouring cells (slower, same pairs).
     pub grid_cell: f32,
     /// Replace the grid with brute-force neighbour search (for measuring the grid's speed-up).
     pub brute_force_neighbours: bool,

@@ -16,7 +16,7 @@ pub struct Scratch {
     pub(crate) bodies: Vec<Body>,
     pub(crate) previous: Vec<Vec2>,
     pub(crate) forces: Vec<Vec2>,
-    /// Per steered unit: its separation sum (see `world/units.rs`).
+    /// Per steered unit: its separation sum (see `world/separation.rs`).
     pub(crate) separation: Vec<Vec2>,
     /// The separation sweep's radii and sums in the neighbour search's order.
     pub(crate) sweep_buffers: super::separation::SweepBuffers,
@@ -35,6 +35,9 @@ pub struct Scratch {
     pub(crate) held: Vec<bool>,
     /// Units in the air when stage 3 gathered the others (stage 6 has nothing to do at 0).
     pub(crate) airborne: usize,
+    /// Largest radius and top speed over all units, those in the air included (gathered in
+    /// stage 3; they size the neighbour grid).
+    pub(crate) unit_limits: (f32, f32),
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
     pub(crate) order: Vec<FormationId>,

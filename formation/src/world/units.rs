@@ -22,6 +22,9 @@ const PARALLEL_CHUNK: usize = 256;
 /// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
 const LOOK_AHEAD_TIME: f32 = 1.0;
 
+/// Factor by which the grid's cells exceed the farthest two units interact.
+const CELL_HEADROOM: f32 = 1.001;
+
 /// Slack (world units) against rounding when a free zone spares a geometry query.
 const ZONE_SLACK: f32 = 1e-3;
 
@@ -31,29 +34,27 @@ impl World {
     pub fn steer_units(&mut self, dt: f32) {
         self.gather_planning_detours();
         let Self {
-            units: _,
             terrain,
             settings,
             scratch,
             ..
         } = self;
         let n = scratch.bodies.len();
-        let max_radius = scratch.radii.iter().fold(0.0f32, |m, &r| m.max(r));
+        // Largest radius and top speed over all units, those in the air included, so the
+        // grid is not rebuilt when such a unit takes off or lands.
+        let (max_radius, fastest) = scratch.unit_limits;
         let range = settings.separation_range.max(1.0);
         // The penetration solver's candidate pairs are collected by the separation pass: with
         // a margin covering one tick of motion of both units, they still hold after stage 4
         // (the solver checks that, and collects its own when a unit moved farther).
-        let fastest = scratch
-            .bodies
-            .iter()
-            .fold(0.0f32, |m, b| m.max(b.max_speed));
         let margin_at = |dt: f32| max_radius * CANDIDATE_MARGIN + 2.0 * fastest * dt;
         let pair_margin = margin_at(sanitize_dt(dt));
         let share_pairs = pair_margin.is_finite();
         // The grid's cells are as wide as the farthest two units interact (separation's
         // comfort distance, or the solver's pair distance at the longest step), so the
         // separation pass sweeps neighbouring cells only; sized from the longest step rather
-        // than this one, the grid is not rebuilt when `dt` varies.
+        // than this one, the grid is not rebuilt when `dt` varies; with a thousandth to spare,
+        // so the sweep is not refused for rounding (see `CellGrid::sweep_radius`).
         let comfort = 2.0 * max_radius * range;
         let reach_at = |margin: f32| {
             if margin.is_finite() {
@@ -65,7 +66,7 @@ impl World {
         let cell = if settings.grid_cell > 0.0 {
             settings.grid_cell
         } else {
-            reach_at(margin_at(super::MAX_STEP)).max(0.1)
+            (reach_at(margin_at(super::MAX_STEP)) * CELL_HEADROOM).max(0.1)
         };
         ensure_grid(scratch, terrain, cell);
         let reach = reach_at(if share_pairs { pair_margin } else { 0.0 });

@@ -5,17 +5,19 @@
 use super::{BruteForceSearch, CellGrid, NearPair, within_radius};
 
 impl CellGrid {
-    /// [`NeighbourSearch::for_each_pair_within`] for a radius no larger than a cell: an item
+    /// [`super::NeighbourSearch::for_each_pair_within`] for a radius below a cell: an item
     /// in cell `(x, y)` can only be that close to items in cells `x ± 1`, `y ± 1`, so each
     /// item is paired with the items after it in its own cell and the next cell of its row
     /// (which follow it in the sorted arrays), and with those of the three cells below it in
     /// the next row (a run of the sorted arrays whose ends only move forward as the sweep
-    /// does). Larger radii fall back to one query per item.
+    /// does). Larger radii fall back to one query per item; so does a radius within rounding
+    /// of the cell size ([`Self::sweep_radius`]), where two points that close could be filed
+    /// two cells apart.
     pub(super) fn sweep_pairs<F: FnMut(NearPair)>(&self, radius: f32, mut f: F) {
         if radius.is_nan() || radius < 0.0 {
             return;
         }
-        if radius > self.cell_size {
+        if radius > self.sweep_radius() {
             // Each item queries around itself, in slot order, and keeps the later slots.
             for (k, (&a, &pa)) in self.items.iter().zip(&self.sorted_positions).enumerate() {
                 let slot_a = k as u32;
@@ -83,8 +85,19 @@ impl CellGrid {
     }
 }
 
+impl CellGrid {
+    /// The largest radius [`Self::sweep_pairs`] sweeps rather than queries: the cell size
+    /// less the rounding of the cell lookup, `(v - min) / cell` computed in `f32`, whose
+    /// error grows with the number of cells along an axis (a thousandth of a cell at about
+    /// 2,000 cells).
+    pub fn sweep_radius(&self) -> f32 {
+        let cells = self.cols.max(self.rows) as f32 + 1.0;
+        self.cell_size * (1.0 - 4.0 * f32::EPSILON * cells)
+    }
+}
+
 impl BruteForceSearch {
-    /// [`NeighbourSearch::for_each_pair_within`] by testing every pair.
+    /// [`super::NeighbourSearch::for_each_pair_within`] by testing every pair.
     pub(super) fn all_pairs<F: FnMut(NearPair)>(&self, radius: f32, mut f: F) {
         if radius.is_nan() || radius < 0.0 {
             return;
@@ -151,20 +164,34 @@ mod tests {
         assert_eq!(pairs_of(&g, 100.0, &pts).len(), 6 * 5 / 2);
     }
 
+    #[test]
+    fn a_pair_exactly_a_cell_apart_is_found() {
+        // Filed two cells apart by the rounding of `(v - min) / cell` (found in review).
+        let min = Vec2::splat(-58.831043);
+        let cell = 1.098_986_7;
+        let mut g = CellGrid::new(min, Vec2::splat(2000.0), cell).unwrap();
+        let pts = [Vec2::new(249.9842, 0.0), Vec2::new(251.08319, 0.0)];
+        g.rebuild(&pts);
+        assert!(within_radius(pts[1], pts[0], cell));
+        assert_eq!(pairs_of(&g, cell, &pts), vec![(0, 1)]);
+        assert!(g.sweep_radius() < cell && g.sweep_radius() > 0.999 * cell);
+    }
+
     proptest! {
         #[test]
         fn pairs_match_brute_force(
             pts in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0), 0..150),
             cell in 0.3f32..4.0,
             fraction in 0.0f32..1.6,
+            exact in any::<bool>(),
         ) {
             let pts: Vec<Vec2> = pts.into_iter().map(|(x, y)| Vec2::new(x, y)).collect();
             let mut g = CellGrid::new(Vec2::new(-10.0, -10.0), Vec2::new(10.0, 10.0), cell).unwrap();
             let mut b = BruteForceSearch::new();
             g.rebuild(&pts);
             b.rebuild(&pts);
-            // Radii up to and beyond the cell size (the fallback).
-            let radius = cell * fraction;
+            // Radii up to and beyond the cell size (the fallback), and the cell size itself.
+            let radius = if exact { cell } else { cell * fraction };
             let mut got = pairs_of(&g, radius, &pts);
             let want = pairs_of(&b, radius, &pts);
             let count = got.len();

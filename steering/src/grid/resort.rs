@@ -28,13 +28,13 @@ impl CellGrid {
                 self.items[kept] = i;
                 self.sorted_cells[kept] = cell;
                 kept += 1;
-            } else {
+            } else if self.moved.len() < n / 2 {
                 self.moved.push((cell, i));
+            } else {
+                // More than half moved: sort from scratch (which reads neither the packed
+                // front nor `moved`).
+                return false;
             }
-        }
-        if self.moved.len() > n / 2 {
-            // The packed front is no longer a whole order: sort from scratch.
-            return false;
         }
         // Keys are unique (each item once), so an unstable sort is deterministic.
         self.moved.sort_unstable();
@@ -96,7 +96,7 @@ mod tests {
     }
 
     #[test]
-    fn a_changed_count_sorts_from_scratch() {
+    fn orders_after_a_new_item_and_a_row_change() {
         let mut g = CellGrid::new(Vec2::ZERO, Vec2::splat(10.0), 1.0).unwrap();
         g.rebuild(&[Vec2::new(5.5, 5.5), Vec2::new(0.5, 0.5)]);
         assert_eq!(g.items, vec![1, 0]);
