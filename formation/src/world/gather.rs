@@ -22,38 +22,24 @@ impl World {
             scratch,
             ..
         } = self;
-        let Scratch {
-            ids,
-            bodies,
-            positions,
-            radii,
-            goals,
-            zones,
-            airborne,
-            unit_limits,
-            launches,
-            path,
-            detour_path,
-            detour_plan,
-            ..
-        } = scratch;
         let mut dense = DenseUnits {
-            ids,
-            bodies,
-            positions,
-            radii,
-            goals,
-            zones,
-            airborne,
+            ids: &mut scratch.ids,
+            bodies: &mut scratch.bodies,
+            positions: &mut scratch.positions,
+            radii: &mut scratch.radii,
+            goals: &mut scratch.goals,
+            zones: &mut scratch.zones,
+            airborne: &mut scratch.airborne,
         };
+        let (unit_limits, launches) = (&mut scratch.unit_limits, &mut scratch.launches);
         *unit_limits = (0.0, 0.0);
         let mut planner = DetourPlanner {
             terrain,
             settings,
             tick: *tick,
-            path,
-            detour_path,
-            plan: detour_plan,
+            path: &mut scratch.path,
+            detour_path: &mut scratch.detour_path,
+            plan: &mut scratch.detour_plan,
         };
         planner.reserve();
         launches.clear();
@@ -77,27 +63,17 @@ impl World {
         for &(id, _) in &launches {
             self.launch(id);
         }
-        let s = &mut self.scratch;
-        let mut dense = DenseUnits {
-            ids: &mut s.ids,
-            bodies: &mut s.bodies,
-            positions: &mut s.positions,
-            radii: &mut s.radii,
-            goals: &mut s.goals,
-            zones: &mut s.zones,
-            airborne: &mut s.airborne,
-        };
         // Refused launches are gathered again in place; the units in the air leave the
         // arrays, all in one pass over each array.
-        let units = &self.units;
+        let (units, s) = (&self.units, &mut self.scratch);
         launches.retain(|&(id, k)| match units.get(id) {
             Some(unit) if unit.flight.is_none() => {
-                dense.set(k, unit);
+                regather(s, k, unit);
                 false
             }
             _ => true,
         });
-        dense.remove_sorted(&launches);
+        remove_launched(s, &launches);
         launches.clear();
         self.scratch.launches = launches;
     }
@@ -145,32 +121,33 @@ impl DenseUnits<'_> {
         self.radii.push(u.body.radius);
         self.goals.push(goal_of(u));
     }
+}
 
-    /// Gathers unit `u` again into entry `k`.
-    fn set(&mut self, k: usize, u: &Unit) {
-        if let (Some(b), Some(p), Some(r), Some(g)) = (
-            self.bodies.get_mut(k),
-            self.positions.get_mut(k),
-            self.radii.get_mut(k),
-            self.goals.get_mut(k),
-        ) {
-            (*b, *p, *r, *g) = (u.body, u.body.position, u.body.radius, goal_of(u));
-        }
+/// Gathers unit `u` again into entry `k` of the steering arrays.
+fn regather(s: &mut Scratch, k: usize, u: &Unit) {
+    if let (Some(b), Some(p), Some(r), Some(g)) = (
+        s.bodies.get_mut(k),
+        s.positions.get_mut(k),
+        s.radii.get_mut(k),
+        s.goals.get_mut(k),
+    ) {
+        (*b, *p, *r, *g) = (u.body, u.body.position, u.body.radius, goal_of(u));
     }
+}
 
-    /// Takes the entries `gone` (units that took off, by ascending index) out of the arrays.
-    fn remove_sorted(&mut self, gone: &[(UnitId, usize)]) {
-        if gone.is_empty() {
-            return;
-        }
-        remove_sorted(self.ids, gone);
-        remove_sorted(self.bodies, gone);
-        remove_sorted(self.positions, gone);
-        remove_sorted(self.radii, gone);
-        remove_sorted(self.goals, gone);
-        remove_sorted(self.zones, gone);
-        *self.airborne += gone.len();
+/// Takes the entries `gone` (units that took off, by ascending index) out of the steering
+/// arrays.
+fn remove_launched(s: &mut Scratch, gone: &[(UnitId, usize)]) {
+    if gone.is_empty() {
+        return;
     }
+    remove_sorted(&mut s.ids, gone);
+    remove_sorted(&mut s.bodies, gone);
+    remove_sorted(&mut s.positions, gone);
+    remove_sorted(&mut s.radii, gone);
+    remove_sorted(&mut s.goals, gone);
+    remove_sorted(&mut s.zones, gone);
+    s.airborne += gone.len();
 }
 
 /// Removes the elements at the indices of `gone` (ascending) from `v`, in one pass.

@@ -202,9 +202,14 @@ impl RootIndex {
             + LANE_BEHIND
             + PASS_MARGIN;
         let at = a.position;
+        // Padded for rounding, as the lane's box is (a superset: `pass_shift` decides).
+        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        // `a`'s wedge from its lane, as `index_headings` classes it (not read from `a`, so
+        // the result does not depend on when the entry was classed).
+        let heading = heading_class(lane.forward);
         let mut shift: f32 = 0.0;
         for (h, strips) in self.headings.iter().enumerate() {
-            if !may_oppose(a.heading, h as u8) {
+            if !may_oppose(heading, h as u8) {
                 continue;
             }
             strips.for_each_in(
