@@ -133,7 +133,7 @@ impl PenetrationSolver {
     /// `radii[i]` (only the first `min(len)` of each are used).
     ///
     /// Each iteration collects every overlapping pair `(i, j)`, `i < j` (in candidate order:
-    /// by `i`, then grid order, or as handed in), then for each pair in turn re-measures it
+    /// the grid's pair order, or as handed in), then for each pair in turn re-measures it
     /// with the current positions and, if still overlapping, moves both apart along the line
     /// of centres by half the overlap. Coincident centres split along [`split_direction`].
     /// Stops after `iterations` iterations or when one finds no overlap. Negative or NaN radii
@@ -326,29 +326,26 @@ impl PenetrationSolver {
             .fold(0.0, f32::max)
     }
 
-    /// Fills `candidates` with every pair `i < j` closer than the sum of their radii plus
-    /// `margin`, in deterministic order (by `i`, then grid order), from the grid as rebuilt.
+    /// Fills `candidates` with every pair `(i, j)`, `i < j`, closer than the sum of their
+    /// radii plus `margin`, in the grid's pair order (one sweep over neighbouring cells, see
+    /// [`CellGrid`]'s [`NeighbourSearch::for_each_pair_within`]), from the grid as rebuilt.
     fn collect_candidates(&mut self, positions: &[Vec2], radii: &[f32], margin: f32) {
         self.candidates.clear();
         let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));
-        let grid = &self.grid;
         let pairs = &mut self.candidates;
-        for (i, (&p, &r)) in positions.iter().zip(radii).enumerate() {
-            let r = sane_radius(r);
-            if !p.is_finite() {
-                continue;
-            }
-            let i = i as u32;
-            grid.for_each_in_radius(p, r + max_radius + margin, |j, q| {
-                if j > i {
-                    let rj = radii.get(j as usize).copied().map_or(0.0, sane_radius);
-                    let sum = r + rj + margin;
-                    if (q - p).length_squared() < sum * sum {
-                        pairs.push((i, j));
-                    }
+        let radius = |k: u32| radii.get(k as usize).copied().map_or(0.0, sane_radius);
+        let n = positions.len().min(radii.len());
+        self.grid
+            .for_each_pair_within(2.0 * max_radius + margin, |pair| {
+                let (i, j) = (pair.a.min(pair.b), pair.a.max(pair.b));
+                if j as usize >= n {
+                    return;
+                }
+                let sum = radius(i) + radius(j) + margin;
+                if (pair.pb - pair.pa).length_squared() < sum * sum {
+                    pairs.push((i, j));
                 }
             });
-        }
     }
 }
 
@@ -575,11 +572,12 @@ mod tests {
     #[test]
     fn a_row_gives_way_to_a_held_circle() {
         let radii = [0.5; 4];
+        // Along +x, so the grid's pair order is the row's order.
         let start = [
             Vec2::ZERO,
-            Vec2::new(-0.9, 0.0),
-            Vec2::new(-1.8, 0.0),
-            Vec2::new(-2.7, 0.0),
+            Vec2::new(0.9, 0.0),
+            Vec2::new(1.8, 0.0),
+            Vec2::new(2.7, 0.0),
         ];
         let mut s = solver();
         // The candidates `resolve` collects at the start positions (neighbours in the row).
@@ -600,7 +598,7 @@ mod tests {
         let mut one = start;
         let mut held = [false, false, false, true];
         s.separate_from_held(&mut one, &radii, &mut held, 1);
-        assert!(close(one[2], Vec2::new(-1.7, 0.0)), "{:?}", one[2]);
+        assert!(close(one[2], Vec2::new(1.7, 0.0)), "{:?}", one[2]);
         assert_eq!(
             &one[..2],
             &start[..2],
