@@ -346,6 +346,27 @@ fn a_formation_without_squads_just_moves_and_bad_orders_are_refused() {
 }
 
 #[test]
+fn a_tiny_bound_length_is_taken_without_overflow() {
+    // 1e-30 m bounds over a ~100 m route: the bound count must be capped, not overflow.
+    let (mut w, p, _, _) = platoon();
+    let tiny = Order::BoundingOverwatch {
+        goal: GOAL,
+        threat: THREAT,
+        settings: OverwatchSettings {
+            bound_length: 1e-30,
+            cover_radius: 6.0,
+            ..OverwatchSettings::default()
+        },
+    };
+    w.order(p, tiny).unwrap();
+    for _ in 0..40 {
+        w.step(DT);
+    }
+    assert!(overwatch(&w, p).is_some());
+    assert!(w.units().all(|(_, u)| u.body.position.is_finite()));
+}
+
+#[test]
 fn two_runs_of_the_same_advance_are_bit_identical() {
     let run = || {
         let (mut w, p, _, _) = platoon();

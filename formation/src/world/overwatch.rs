@@ -77,8 +77,9 @@ impl World {
         let length = route_length(&route);
         // Room for every bound record: each bound takes the lead at most `bound_length`
         // further, and each squad then closes up to the goal (more only grows the vector).
-        let bounds = ((length / settings.bound_length).ceil() as usize + 1)
-            .saturating_add(squads.len())
+        // (Capped before the cast: a tiny bound length or a huge route must not overflow.)
+        let bounds = ((length / settings.bound_length).ceil().min(4096.0) as usize)
+            .saturating_add(1 + squads.len())
             .min(4096);
         let mut run = OverwatchRun {
             goal,
