@@ -226,17 +226,13 @@ impl RootIndex {
         super::passing_velocity(lane, shift)
     }
 
-    /// Calls `visit` with every other root in mover `a`'s `lane` ([`Lane::reaches`]) whose
-    /// anchor x lies within `reach + max_reach + LANE_MARGIN` of `a`'s, where `reach` is the
-    /// lane's longer end plus its half-width (the window make way has always searched).
+    /// Calls `visit` with every other root in mover `a`'s `lane` ([`Lane::reaches`]).
     pub(super) fn for_each_in_way(
         &self,
         a: &RootEntry,
         lane: &Lane,
         mut visit: impl FnMut(&RootEntry),
     ) {
-        let reach = lane.ahead.max(lane.behind) + lane.half_width;
-        let rx = reach + self.max_reach + LANE_MARGIN;
         // The lane, grown by the largest circle `reaches` tests, is a rectangle in the
         // lane's frame; every anchor it reaches lies in that rectangle's bounding box
         // (padded for rounding).
@@ -248,10 +244,7 @@ impl RootIndex {
         let pad = 1e-4 * (half_length + half_width + a.position.abs().element_sum()) + 1e-3;
         let ex = half_length * f.x + half_width * l.x + pad;
         let ey = half_length * f.y + half_width * l.y + pad;
-        let x = (
-            (a.position.x - rx).max(centre.x - ex),
-            (a.position.x + rx).min(centre.x + ex),
-        );
+        let x = (centre.x - ex, centre.x + ex);
         let y = (centre.y - ey, centre.y + ey);
         self.all.for_each_in(&self.entries, x, y, |b| {
             if b.id != a.id && lane.reaches(b) {

@@ -4,7 +4,7 @@ use cohort_steering::Vec2;
 use proptest::prelude::*;
 use slotmap::SlotMap;
 
-use super::super::{LANE_MARGIN, Lane, pass_shift};
+use super::super::{Lane, pass_shift};
 use super::{RootEntry, RootIndex, WEDGES, heading_class, may_oppose, sort_by_x};
 use crate::army::{ArmySpec, build_army};
 use crate::ids::FormationId;
@@ -109,7 +109,7 @@ proptest! {
     }
 
     #[test]
-    fn lane_query_visits_exactly_the_reached_roots_of_its_window(roots in roots_strategy()) {
+    fn lane_query_visits_exactly_the_reached_roots(roots in roots_strategy()) {
         let index = index_of(&roots);
         for a in &index.entries {
             let Some(lane) = Lane::of(a) else {
@@ -118,13 +118,12 @@ proptest! {
             let mut visited = Vec::new();
             index.for_each_in_way(a, &lane, |b| visited.push(b.id));
             visited.sort();
-            // The window make way searched before the query was pruned.
-            let rx = lane.ahead.max(lane.behind) + lane.half_width + index.max_reach + LANE_MARGIN;
+            // Every root the lane reaches, wherever it lies (the x-window make way searched
+            // before missed roots in the corners of diagonal lanes).
             let mut reached: Vec<FormationId> = index
                 .entries
                 .iter()
                 .filter(|b| b.id != a.id && lane.reaches(b))
-                .filter(|b| b.position.x >= a.position.x - rx && b.position.x <= a.position.x + rx)
                 .map(|b| b.id)
                 .collect();
             reached.sort();
@@ -230,4 +229,31 @@ fn refreshed_index_equals_a_rebuilt_one() {
     assert!(!refreshed.complete);
     assert_eq!(refreshed.entries.len(), roots.len() - 1);
     assert!(!refreshed.refresh(&roots, &world.formations));
+}
+
+#[test]
+fn a_root_in_the_corner_of_a_diagonal_lane_is_visited() {
+    // A small mover heading north-east and a big standing root at the lane's far right
+    // corner: 17.7 m east of the mover, beyond the x-window make way once searched (17.2 m).
+    let f = Vec2::new(1.0, 1.0).normalize();
+    let l = f.perp();
+    let corner = f * 15.0 - l * 10.0;
+    let roots = [
+        (Vec2::ZERO, f * 1.4, Vec2::splat(2.0), true),
+        (corner, Vec2::ZERO, Vec2::splat(6.0), false),
+    ];
+    let index = index_of(&roots);
+    let mover = index
+        .entries
+        .iter()
+        .find(|e| e.moving)
+        .copied()
+        .expect("the mover is indexed");
+    let lane = Lane::of(&mover).expect("the mover has a lane");
+    let other = index.entries.iter().find(|e| !e.moving).expect("indexed");
+    assert!(lane.reaches(other));
+    assert!(corner.x > 17.5);
+    let mut visited = Vec::new();
+    index.for_each_in_way(&mover, &lane, |b| visited.push(b.id));
+    assert_eq!(visited, vec![other.id]);
 }
