@@ -74,12 +74,17 @@ fn army(units: usize, obstacles: bool) -> World {
 
 #[test]
 fn warm_world_steps_without_allocating() {
-    // An open field: the army marches, re-assigns its slots (every 120 ticks) and a few units
-    // pushed behind others plan detours.
+    // An open field: the army marches and re-assigns its slots (every 120 ticks: tick 120
+    // is among the measured ones).
     let mut world = army(600, false);
     let warm = measure(&mut world, 40);
     let start: Vec<_> = world.units().map(|(_, u)| u.body.position).collect();
+    let first = world.tick();
     let m = measure(&mut world, 100);
+    assert!(
+        first < 120 && world.tick() > 120,
+        "no re-assignment tick measured"
+    );
     eprintln!("open field: warm-up {warm:?}; measured {m:?}");
     assert_eq!(
         m.first_allocating, None,
@@ -103,6 +108,7 @@ fn warm_army_among_obstacles_plans_detours_without_allocating() {
     let warm = measure(&mut world, 200);
     let m = measure(&mut world, 400);
     eprintln!("obstacles: warm-up {warm:?}; measured {m:?}");
+    // A sanity check of the warm-up (the counter itself is checked below).
     assert!(
         warm.allocating_ticks > 0,
         "the warm-up grows buffers: {warm:?}"

@@ -69,7 +69,7 @@ proptest! {
 
     #[test]
     fn exact_solver_matches_the_reference_on_random_matrices(
-        rows in 1usize..48,
+        rows in 1usize..2 * WARM_START_FROM,
         extra in 0usize..12,
         kind in 0u8..5,
         seed in any::<u64>(),

@@ -1,7 +1,8 @@
 //! The two solvers behind [`super::SlotAssignment`]: Jonker–Volgenant (exact; see
 //! [`super::lapjv`] for the algorithm) and a greedy heuristic (`O(rows · cols)` plus bounded
 //! pairwise-swap passes). Both work on `rows <= cols` and are deterministic (fixed scan
-//! orders; among equal costs the first in index order is taken).
+//! orders; among equal costs the greedy takes the first in index order, Jonker–Volgenant
+//! the first its SIMD scan meets, see [`super::lapjv`]).
 
 use super::lapjv::Core;
 

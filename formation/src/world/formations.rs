@@ -190,7 +190,7 @@ impl World {
     /// members their slot targets.
     ///
     /// Top-level formations are done one at a time: their subtree is tallied (see
-    /// [`tally_formation`]), then moved and given its targets, so each member is looked up
+    /// `tally_formation`), then moved and given its targets, so each member is looked up
     /// twice in quick succession (in cache the second time) instead of in two passes over the
     /// whole army. Passing oncoming formations is planned before any of them moves, from the
     /// anchors as they stand and last tick's extents.
