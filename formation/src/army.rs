@@ -1,11 +1,15 @@
 //! The standard army: the world `cohort bench`, the criterion benches and the allocation and
 //! parallel-determinism tests step.
 //!
-//! Squads of 8 to 16 units (the last squad takes what is left) are grouped into platoons of
-//! [`ArmySpec::squads_per_platoon`] squads, set out on a grid over the western part of a square
-//! map (1 km by default) strewn with trees (circles), buildings (rectangles) and walls, and
-//! ordered to march east, so every unit is moving. Everything comes from the seed: the same
-//! spec builds the same world bit for bit.
+//! Squads of 8 to 16 units (the last squad takes what is left), each a box, are grouped into
+//! platoons of [`ArmySpec::squads_per_platoon`] squads (a box of boxes, its squads a gap
+//! apart), set out on a grid over the western part of a square map (1 km by default) strewn
+//! with trees (circles), buildings (rectangles) and walls, and ordered to march east, so every
+//! unit is moving. The army starts in formation, every unit on its slot, and the platoons
+//! stand [`PLATOON_GAP`] apart as long as the area has room: the local density is the same at
+//! every size up to about 110,000 units on the default map, so ten times the army is ten
+//! times the work of the same kind (beyond that the platoons are packed closer and touch).
+//! Everything comes from the seed: the same spec builds the same world bit for bit.
 
 use cohort_pathing::{Map, PolygonObstacle};
 use cohort_steering::{Body, CircleObstacle, SimRng, Vec2, Wall};
@@ -19,6 +23,15 @@ use crate::world::{World, WorldSettings};
 
 /// Radius of every unit of the army.
 pub const UNIT_RADIUS: f32 = 0.5;
+
+/// Distance between neighbouring slots of a squad, metres.
+pub const SQUAD_SPACING: f32 = 1.5;
+
+/// Gap between the footprints of neighbouring squads of a platoon, metres.
+pub const SQUAD_GAP: f32 = 1.5;
+
+/// Gap between the footprints of neighbouring platoons, where the map has room, metres.
+pub const PLATOON_GAP: f32 = 3.0;
 
 /// What army to build (plain data, the default is the 10,000-unit benchmark army).
 #[derive(Clone, Debug, PartialEq)]
@@ -51,12 +64,18 @@ impl Default for ArmySpec {
 }
 
 impl ArmySpec {
-    /// The army's map ([`army_map`] seeded from [`ArmySpec::seed`]).
+    /// The army's map: [`army_map`] seeded from [`ArmySpec::seed`], or the same square
+    /// empty when [`ArmySpec::obstacles`] is off.
     pub fn map(&self) -> Map {
-        army_map(
+        let map = army_map(
             self.map_size,
             &mut SimRng::seed_from(self.seed ^ 0xA53A_9E1D),
-        )
+        );
+        if self.obstacles {
+            map
+        } else {
+            Map::with_bounds(map.min, map.max)
+        }
     }
 }
 
@@ -107,6 +126,10 @@ pub fn army_map(size: f32, rng: &mut SimRng) -> Map {
     map
 }
 
+fn invalid(why: String) -> WorldError {
+    WorldError::Invalid { what: "army", why }
+}
+
 /// Builds the army of `spec` in a world with `settings`. Errors only when the spec is
 /// degenerate (no units, or more than the world accepts).
 pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, WorldError> {
@@ -130,55 +153,85 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
     }
     let per = spec.squads_per_platoon.max(1);
     let platoon_count = squads.len().div_ceil(per);
+    // Squads in boxes, the most compact pattern, so that even 100,000 units fit the western
+    // part of the map in formation.
+    let squad_pattern = Pattern {
+        spacing: SQUAD_SPACING,
+        ..Pattern::for_radius(PatternKind::Box, UNIT_RADIUS)
+    };
+    let squad_layout = squad_pattern
+        .validate()
+        .map_err(|e| invalid(e.to_string()))?;
+    // Each platoon's squads stand one squad's footprint (its larger side) plus a gap apart,
+    // so no squad overlaps another; the platoons stand the largest platoon's footprint plus
+    // a gap apart where the area allows.
+    let mut platoon_patterns = Vec::with_capacity(platoon_count);
+    let mut footprint: f32 = 0.0;
+    for chunk in squads.chunks(per) {
+        let side = chunk
+            .iter()
+            .map(|&n| squad_layout.extent(n).max_element())
+            .fold(0.0, f32::max);
+        let pattern = Pattern {
+            spacing: side + SQUAD_GAP,
+            ..Pattern::for_radius(PatternKind::Box, UNIT_RADIUS)
+        };
+        let layout = pattern.validate().map_err(|e| invalid(e.to_string()))?;
+        footprint = footprint.max(layout.extent(chunk.len()).max_element() + side);
+        platoon_patterns.push((pattern, layout));
+    }
     // Platoons on a grid over the western part of the map (leaving room for the march).
     let march = spec.march.clamp(0.0, size * 0.5);
     let area = Vec2::new(size - march - 40.0, size - 40.0).max(Vec2::splat(10.0));
     let cols = ((platoon_count as f32 * area.x / area.y).sqrt().ceil() as usize).max(1);
     let rows = platoon_count.div_ceil(cols).max(1);
     let cell = Vec2::new(area.x / cols as f32, area.y / rows as f32);
-    let pattern = |kind, spacing: f32| Pattern {
-        spacing,
-        ..Pattern::for_radius(kind, UNIT_RADIUS)
-    };
+    // Where the area is roomier than the platoons need, they keep a platoon gap between
+    // them, packed towards the west and centred north-south; an army too large for the area
+    // is packed at the area's pitch (its platoons then touch).
+    let pitch = cell.min(Vec2::splat(footprint + PLATOON_GAP));
+    let origin = Vec2::new(20.0, 20.0 + 0.5 * (area.y - pitch.y * rows as f32));
     let mut platoons = Vec::with_capacity(platoon_count);
-    for (p, chunk) in squads.chunks(per).enumerate() {
-        let at = Vec2::new(
-            20.0 + ((p % cols) as f32 + 0.5) * cell.x,
-            20.0 + ((p / cols) as f32 + 0.5) * cell.y,
-        );
+    let mut slots = Vec::new();
+    let mut unit_slots = Vec::new();
+    for (p, (chunk, (platoon_pattern, platoon_layout))) in
+        squads.chunks(per).zip(platoon_patterns).enumerate()
+    {
+        let at = origin
+            + Vec2::new(
+                ((p % cols) as f32 + 0.5) * pitch.x,
+                ((p / cols) as f32 + 0.5) * pitch.y,
+            );
         let platoon = world.create_formation(
             FormationSpec {
                 name: format!("platoon {p}"),
-                pattern: pattern(PatternKind::Box, 8.0),
+                pattern: platoon_pattern,
                 ..FormationSpec::default()
             },
             None,
             at,
             Vec2::X,
         )?;
+        // The army starts in formation: every unit on its slot (the platoons face +x, so
+        // a slot's offset is its offset on the map).
+        platoon_layout.layout(chunk.len(), &mut slots);
         for (s, &n) in chunk.iter().enumerate() {
-            let kind = match s % 3 {
-                0 => PatternKind::Box,
-                1 => PatternKind::Wedge,
-                _ => PatternKind::Line,
-            };
+            let squad_at = at + slots.get(s).map_or(Vec2::ZERO, |slot| slot.offset);
             let squad = world.create_formation(
                 FormationSpec {
                     name: format!("squad {p}.{s}"),
-                    pattern: pattern(kind, 1.5),
+                    pattern: squad_pattern.clone(),
                     ..FormationSpec::default()
                 },
                 Some(platoon),
-                at,
+                squad_at,
                 Vec2::X,
             )?;
+            squad_layout.layout(n, &mut unit_slots);
             for k in 0..n {
-                let offset = Vec2::new(
-                    ((s % 2) as f32 - 0.5) * 7.0 - (k / 4) as f32 * 1.3,
-                    ((s / 2) as f32 - 0.5) * 7.0 + (k % 4) as f32 * 1.3,
-                );
+                let offset = unit_slots.get(k).map_or(Vec2::ZERO, |slot| slot.offset);
                 let speed = rng.range(2.8, 3.2);
-                let body = Body::new(at + offset, UNIT_RADIUS, speed, 8.0)?;
+                let body = Body::new(squad_at + offset, UNIT_RADIUS, speed, 8.0)?;
                 let u = world.add_unit(body)?;
                 world.add_member(squad, Member::Unit(u))?;
             }
@@ -192,6 +245,20 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_army_without_obstacles_has_an_open_map_of_the_same_size() {
+        let open = ArmySpec {
+            obstacles: false,
+            ..ArmySpec::default()
+        }
+        .map();
+        let strewn = ArmySpec::default().map();
+        assert!(open.circles.is_empty() && open.polygons.is_empty() && open.walls.is_empty());
+        assert!(!strewn.circles.is_empty() && !strewn.polygons.is_empty());
+        assert!(!strewn.walls.is_empty());
+        assert_eq!((open.min, open.max), (strewn.min, strewn.max));
+    }
 
     #[test]
     fn army_has_the_units_asked_for_in_squads_of_8_to_16() {
@@ -229,6 +296,79 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    /// Two units of the army overlap (brute force; small armies only).
+    fn overlaps(world: &World) -> usize {
+        let bodies: Vec<Body> = world.units().map(|(_, u)| u.body).collect();
+        let mut n = 0;
+        for (i, a) in bodies.iter().enumerate() {
+            for b in &bodies[i + 1..] {
+                if (a.position - b.position).length() < a.radius + b.radius {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn army_starts_in_formation_without_overlaps() {
+        // A 200 m map holds about 70 platoons at the standard pitch: 3,000 units fill most of
+        // its western part, as 100,000 fill the 1 km map's. (In an open field: among trees,
+        // a unit placed on one is pushed out of it, perhaps onto a neighbour.)
+        let spec = ArmySpec {
+            units: 3000,
+            map_size: 200.0,
+            march: 50.0,
+            obstacles: false,
+            ..ArmySpec::default()
+        };
+        let mut army = build_army(&spec, WorldSettings::default()).unwrap();
+        assert_eq!(overlaps(&army.world), 0);
+        let map = army.world.map().clone();
+        for (_, u) in army.world.units() {
+            let p = u.body.position;
+            assert!(
+                p.cmpge(map.min).all() && p.cmple(map.max).all(),
+                "{p} off the map"
+            );
+        }
+        // Every unit stands on the slot it is given (the squads' boxes, the platoons' box).
+        army.world.step(0.05);
+        let (mut worst, mut sum) = (0.0f32, 0.0f32);
+        for (_, u) in army.world.units() {
+            let t = u.slot_target.expect("every unit has a slot");
+            let e = (t.position - u.body.position).length();
+            worst = worst.max(e);
+            sum += e;
+        }
+        let mean = sum / army.world.unit_count() as f32;
+        assert!(
+            mean < 0.05 && worst < 0.5,
+            "slot error mean {mean} worst {worst}"
+        );
+    }
+
+    #[test]
+    fn an_army_too_large_for_its_map_is_packed_onto_it() {
+        let spec = ArmySpec {
+            units: 6000,
+            map_size: 200.0,
+            march: 50.0,
+            ..ArmySpec::default()
+        };
+        let army = build_army(&spec, WorldSettings::default()).unwrap();
+        assert_eq!(army.world.unit_count(), 6000);
+        // The platoons touch (some units overlap) but stay on the map.
+        let map = army.world.map();
+        for (_, u) in army.world.units() {
+            let p = u.body.position;
+            assert!(
+                p.cmpge(map.min).all() && p.cmple(map.max).all(),
+                "{p} off the map"
+            );
+        }
     }
 
     #[test]
