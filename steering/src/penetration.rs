@@ -38,6 +38,11 @@ pub fn split_direction(i: u32, j: u32) -> Vec2 {
 /// [`PenetrationSolver::resolve`] may be apart.
 pub const CANDIDATE_MARGIN: f32 = 0.3;
 
+/// Candidate and overlapping pairs the solver has room for per circle before its buffers
+/// grow: equal circles packed as closely as they go (hexagonally) have three pairs each
+/// within the candidate distance, so only a crowd pressed into overlap grows them.
+const PAIRS_RESERVED_PER_CIRCLE: usize = 4;
+
 /// Whether circle `k` has moved more than `sqrt(limit_sq)` from its anchor.
 #[inline]
 fn drifted(positions: &[Vec2], anchors: &[Vec2], k: u32, limit_sq: f32) -> bool {
@@ -120,6 +125,7 @@ impl PenetrationSolver {
     pub fn seed_candidates(&mut self, anchors: &[Vec2], margin: f32) -> &mut Vec<(u32, u32)> {
         self.anchors.clear();
         self.anchors.extend_from_slice(anchors);
+        self.reserve_pairs(anchors.len());
         self.seeded_margin = Some(if margin > 0.0 && margin.is_finite() {
             margin
         } else {
@@ -188,6 +194,7 @@ impl PenetrationSolver {
         // apart: after the first iteration (and after fresh candidates), only pairs with a
         // circle moved in the previous iteration are measured again.
         self.moved_in.resize(n, 0);
+        self.reserve_pairs(n);
         if self.epoch > u32::MAX - iterations.saturating_add(1) {
             self.epoch = 0;
             self.moved_in.fill(0);
@@ -329,6 +336,16 @@ impl PenetrationSolver {
     /// Fills `candidates` with every pair `(i, j)`, `i < j`, closer than the sum of their
     /// radii plus `margin`, in the grid's pair order (one sweep over neighbouring cells, see
     /// [`CellGrid`]'s [`NeighbourSearch::for_each_pair_within`]), from the grid as rebuilt.
+    /// Room for [`PAIRS_RESERVED_PER_CIRCLE`] pairs per circle of `n` in the candidate and
+    /// overlap buffers (their lengths vary with the crowd from tick to tick; a new largest
+    /// count would otherwise grow them in a warm world).
+    fn reserve_pairs(&mut self, n: usize) {
+        let room = n.saturating_mul(PAIRS_RESERVED_PER_CIRCLE);
+        self.candidates
+            .reserve(room.saturating_sub(self.candidates.len()));
+        self.pairs.reserve(room.saturating_sub(self.pairs.len()));
+    }
+
     fn collect_candidates(&mut self, positions: &[Vec2], radii: &[f32], margin: f32) {
         self.candidates.clear();
         let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));

@@ -193,12 +193,27 @@ pub(super) struct Core<F> {
     d: Vec<F>,
 }
 
+/// Grows `v`'s capacity to at least `n` (never shrinks, keeps its contents).
+fn room<T>(v: &mut Vec<T>, n: usize) {
+    v.reserve(n.saturating_sub(v.len()));
+}
+
 impl<F: Real> Core<F> {
-    /// Sizes the cost matrix for `n × n` (zero-filled).
+    /// Sizes the cost matrix for `n × n` (zero-filled), and gives every working buffer room
+    /// for `n`, so that no solve of this size allocates whichever way it goes (a matrix
+    /// solved by its column reduction alone leaves the augmentation's buffers untouched).
     pub fn prepare(&mut self, n: usize) {
         self.n = n;
         self.costs.clear();
         self.costs.resize(n * n, F::ZERO);
+        room(&mut self.v, n);
+        room(&mut self.x, n);
+        room(&mut self.y, n);
+        room(&mut self.free_rows, n);
+        room(&mut self.unique, n);
+        room(&mut self.settled, n);
+        room(&mut self.scanned, n);
+        room(&mut self.d, n);
     }
 
     /// Matrix size.
