@@ -90,7 +90,7 @@ impl CostMatrix {
 /// squares, so `>= 0`, `+inf` or NaN, and an infinite or NaN `c` fails the comparison and
 /// gives the cap, as does a finite sum above it.
 #[inline]
-fn finish(c: f64, penalty: f64) -> f64 {
+pub(super) fn finish(c: f64, penalty: f64) -> f64 {
     let c = c + penalty;
     if c < UNREACHABLE_COST {
         c

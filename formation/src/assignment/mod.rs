@@ -129,17 +129,17 @@ impl AssignmentConfig {
     pub fn cost(&self, member: &Located, slot: &Located) -> f64 {
         let d = member.position - slot.position;
         let (x, y) = (f64::from(d.x), f64::from(d.y));
-        let mut c = match self.metric {
+        let c = match self.metric {
             CostMetric::SquaredDistance => x * x + y * y,
             CostMetric::Distance => (x * x + y * y).sqrt(),
         };
-        if !c.is_finite() {
-            return UNREACHABLE_COST;
-        }
-        if !slot.role.accepts(member.role) {
-            c += f64::from(self.role_penalty);
-        }
-        c.min(UNREACHABLE_COST)
+        let penalty = if slot.role.accepts(member.role) {
+            0.0
+        } else {
+            f64::from(self.role_penalty)
+        };
+        // The same tail as the cost matrix's rows (one definition of the cap and penalty).
+        cost_matrix::finish(c, penalty)
     }
 }
 

@@ -62,7 +62,7 @@ impl World {
             return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
         }
         body.position = self.terrain.push_out(body.position, body.radius);
-        let id = self.units.insert(Unit {
+        let mut unit = Unit {
             smoother: HeadingSmoother::new(),
             body,
             formation: None,
@@ -73,7 +73,9 @@ impl World {
             jump_speed: 0.0,
             next_jump: None,
             flight: None,
-        });
+        };
+        super::detours::reserve_detour(&mut unit);
+        let id = self.units.insert(unit);
         self.unit_free.inserted(id);
         Ok(id)
     }

@@ -102,8 +102,9 @@ impl DetourPlanner<'_> {
     }
 }
 
-/// Room for a detour from the unit's first tick on (a warm-up cost of `DETOUR_CAPACITY`
-/// points a unit): a detour planned later is written in place.
+/// Room for a detour from the unit's first tick on (a cost of `DETOUR_CAPACITY` points a
+/// unit, paid when it is added or restored from a snapshot): a detour planned later is
+/// written in place.
 pub(super) fn reserve_detour(unit: &mut Unit) {
     if unit.detour.capacity() == 0 {
         unit.detour.reserve_exact(DETOUR_CAPACITY);

@@ -48,22 +48,22 @@ impl FormationNav {
         });
     }
 
-    /// The valid map formations plan on, if it differs from the world's.
-    pub fn valid_map(&self) -> Option<&ValidMap> {
-        self.terrain.as_ref().map(Terrain::valid_map)
+    /// The terrain formations plan on for `small_radius`, built from `map` first if it is
+    /// not built yet (a world restored from a snapshot, or the radius changed), so what a
+    /// formation sees never depends on whether something planned a path before; `None` when
+    /// it is the world's own.
+    pub fn terrain(&mut self, map: &Map, small_radius: f32) -> Option<&Terrain> {
+        self.ensure(map, small_radius);
+        self.terrain.as_ref()
+    }
+
+    /// The valid map of [`Self::terrain`].
+    pub fn valid_map(&mut self, map: &Map, small_radius: f32) -> Option<&ValidMap> {
+        self.terrain(map, small_radius).map(Terrain::valid_map)
     }
 }
 
 impl World {
-    /// Builds the formations' map for the current [`super::WorldSettings::small_obstacle_radius`]
-    /// if it is not built yet (a world restored from a snapshot, or the radius changed): every
-    /// reader of [`FormationNav::valid_map`] calls this first, so what a formation sees never
-    /// depends on whether something planned a path before.
-    pub(super) fn ensure_formation_nav(&mut self) {
-        let small = self.settings.small_obstacle_radius;
-        self.formation_nav.ensure(self.terrain.map(), small);
-    }
-
     /// Plans a formation anchor's path: on the map without small obstacles (see the module
     /// docs), keeping `clearance` where it can and at least `min_clearance`.
     pub(crate) fn plan_formation_path(
@@ -74,8 +74,11 @@ impl World {
         min_clearance: f32,
         jump: Option<JumpAbility>,
     ) -> PathPlan {
-        self.ensure_formation_nav();
-        let terrain = self.formation_nav.terrain.as_ref().unwrap_or(&self.terrain);
+        let small = self.settings.small_obstacle_radius;
+        let terrain = self
+            .formation_nav
+            .terrain(self.terrain.map(), small)
+            .unwrap_or(&self.terrain);
         terrain.plan_path(
             from,
             goal,

@@ -141,7 +141,7 @@ impl World {
         f.path_clearance.extend_from_slice(&plan.clearance);
         let map = self
             .formation_nav
-            .valid_map()
+            .valid_map(self.terrain.map(), self.settings.small_obstacle_radius)
             .unwrap_or(self.terrain.valid_map());
         narrow_stretches(
             |p, cap| map.clearance_capped(p, cap),
@@ -372,6 +372,9 @@ pub(crate) struct MemberTally {
     /// Largest distance from `target_centre` of a unit member's slot target plus its radius
     /// (infinite when some unit member was not given one this tick).
     pub(super) target_reach: f32,
+    /// How far make way has moved the targets out of that circle so far this tick (see
+    /// `open_lanes`).
+    pub(super) lane_growth: f32,
 }
 
 impl MemberTally {

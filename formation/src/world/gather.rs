@@ -3,7 +3,7 @@
 
 use cohort_steering::{Body, Vec2};
 
-use super::detours::{DetourPlanner, reserve_detour};
+use super::detours::DetourPlanner;
 use super::units::FreeZone;
 use super::{Scratch, Unit, World};
 use crate::ids::UnitId;
@@ -45,7 +45,6 @@ impl World {
         launches.clear();
         dense.clear();
         for (id, unit) in units.iter_mut() {
-            reserve_detour(unit);
             if unit.flight.is_none() && planner.plan(unit) {
                 launches.push((id, dense.ids.len()));
             }

@@ -82,9 +82,9 @@ impl World {
         index.index_all();
         // Per formation of the order: how far lanes have moved its units' targets out of
         // their tallied circle so far (moved targets lie within the circle grown by that).
-        let mut grown = std::mem::take(&mut index.lane_growth);
-        grown.clear();
-        grown.resize(order.len(), 0.0);
+        for t in tallies.iter_mut() {
+            t.lane_growth = 0.0;
+        }
         // Lanes open in the order of the movers' x (a member in two lanes is moved by both).
         for a in index.entries() {
             let Some(lane) = Lane::of(a) else {
@@ -94,15 +94,13 @@ impl World {
                 // Every unit of b's subtree (a run of the order), skipping formations whose
                 // units' targets all lie clear of the lane.
                 let (start, end) = (b.span.0 as usize, b.span.1 as usize);
-                let (Some(ids), Some(tallies), Some(grown)) = (
-                    order.get(start..end),
-                    tallies.get_mut(start..end),
-                    grown.get_mut(start..end),
-                ) else {
+                let (Some(ids), Some(tallies)) =
+                    (order.get(start..end), tallies.get_mut(start..end))
+                else {
                     return;
                 };
-                for ((&id, t), grown) in ids.iter().zip(tallies).zip(grown) {
-                    if lane.misses(t.target_centre, t.target_reach + *grown) {
+                for (&id, t) in ids.iter().zip(tallies) {
+                    if lane.misses(t.target_centre, t.target_reach + t.lane_growth) {
                         continue;
                     }
                     let Some(f) = formations.get(id) else {
@@ -127,18 +125,22 @@ impl World {
                         }
                     }
                     if most > 0.0 {
-                        // A millimetre more than the moves, for rounding.
-                        *grown += most + 1e-3;
+                        t.lane_growth += growth(most);
                     }
                 }
             });
         }
-        index.lane_growth = grown;
     }
 }
 
+/// How far a formation's tallied circle grows when a lane moved its targets by at most
+/// `most`: a millimetre more, for rounding.
+fn growth(most: f32) -> f32 {
+    most + 1e-3
+}
+
 /// The lane a moving top-level formation needs, in its heading's frame.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 struct Lane {
     origin: Vec2,
     forward: Vec2,
@@ -150,23 +152,32 @@ struct Lane {
 }
 
 impl Lane {
+    /// The lane of root `f`, worked out once when its entry was read (see [`Lane::new`]).
+    #[inline]
     fn of(f: &RootEntry) -> Option<Self> {
-        if !f.moving {
+        f.lane
+    }
+
+    /// The lane of a top-level formation whose anchor stands at `position` moving at
+    /// `velocity`, with the pattern's `half_extent`; `None` unless it is `moving` faster
+    /// than [`MOVING_SPEED`].
+    fn new(position: Vec2, velocity: Vec2, half_extent: Vec2, moving: bool) -> Option<Self> {
+        if !moving {
             return None;
         }
-        let speed = f.velocity.length();
+        let speed = velocity.length();
         if !(speed > MOVING_SPEED) {
             return None;
         }
-        let forward = f.velocity / speed;
+        let forward = velocity / speed;
         // The pattern's extents are in the anchor's frame; the heading may differ a little.
         Some(Self {
-            origin: f.position,
+            origin: position,
             forward,
             left: forward.perp(),
-            half_width: f.half_extent.y,
-            behind: f.half_extent.x + LANE_BEHIND,
-            ahead: f.half_extent.x + LANE_AHEAD + speed,
+            half_width: half_extent.y,
+            behind: half_extent.x + LANE_BEHIND,
+            ahead: half_extent.x + LANE_AHEAD + speed,
             speed,
         })
     }

@@ -43,9 +43,16 @@ impl World {
     /// Whether every slot of the formation's base pattern, laid out at its anchor, has room
     /// for the member that would stand there (a unit's radius, a sub-formation's half-width).
     fn base_pattern_fits(&mut self, id: FormationId) -> bool {
-        self.ensure_formation_nav();
         let room = self.largest_radius(id) + self.widest_child_half_width(id);
-        let Some(f) = self.formations.get(id) else {
+        let small = self.settings.small_obstacle_radius;
+        let Self {
+            formations,
+            formation_nav,
+            terrain,
+            scratch,
+            ..
+        } = self;
+        let Some(f) = formations.get(id) else {
             return false;
         };
         let n = f.members.len();
@@ -54,13 +61,12 @@ impl World {
             return true;
         }
         // The slot buffer is free between assignments (assign_slots lays out into it anew).
-        let slots = &mut self.scratch.slots;
+        let slots = &mut scratch.slots;
         f.base_pattern.layout(n, slots);
         // Small obstacles do not count: a member whose slot is on a tree stands beside it.
-        let map = self
-            .formation_nav
-            .valid_map()
-            .unwrap_or(self.terrain.valid_map());
+        let map = formation_nav
+            .valid_map(terrain.map(), small)
+            .unwrap_or(terrain.valid_map());
         slots.iter().all(|s| {
             let p = f.anchor.slot_position(s.offset);
             map.clearance_capped(p, room + 0.01) >= room

@@ -22,6 +22,9 @@ impl World {
             why: e.to_string(),
         })?;
         world.check_loaded()?;
+        for (_, unit) in world.units.iter_mut() {
+            super::detours::reserve_detour(unit);
+        }
         world.terrain.rebuild_caches();
         world.restore_free_lists()?;
         Ok(world)

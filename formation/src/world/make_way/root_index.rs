@@ -45,6 +45,8 @@ pub(crate) struct RootEntry {
     pub(super) velocity: Vec2,
     pub(super) half_extent: Vec2,
     pub(super) moving: bool,
+    /// The lane it opens, if it moves ([`Lane::new`]).
+    pub(super) lane: Option<Lane>,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -54,13 +56,16 @@ pub(crate) struct RootEntry {
 
 impl RootEntry {
     fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
+        let (position, velocity) = (f.anchor.position, f.anchor.velocity);
+        let moving = f.motion == Motion::Moving;
         Self {
             id,
             span,
-            position: f.anchor.position,
-            velocity: f.anchor.velocity,
+            position,
+            velocity,
             half_extent: f.half_extent,
-            moving: f.motion == Motion::Moving,
+            moving,
+            lane: Lane::new(position, velocity, f.half_extent, moving),
             root,
             heading: NO_HEADING,
         }
@@ -85,8 +90,6 @@ pub(crate) struct RootIndex {
     max_reach: f32,
     /// Largest anchor speed among the roots.
     max_speed: f32,
-    /// Make way's buffer, per formation of the order (see `open_lanes`).
-    pub(super) lane_growth: Vec<f32>,
 }
 
 impl RootIndex {

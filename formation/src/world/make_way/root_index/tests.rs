@@ -46,6 +46,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             velocity,
             half_extent,
             moving,
+            lane: Lane::new(position, velocity, half_extent, moving),
             root: k as u32,
             heading: super::NO_HEADING,
         });
