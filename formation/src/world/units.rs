@@ -256,11 +256,12 @@ impl SteerContext<'_> {
             let sum = self.separation.get(i).copied().unwrap_or(Vec2::ZERO);
             acc.add_weighted(settings.separation_weight, sum * body.max_force);
         }
-        // 4. arrive at the slot (or the next detour point, or stop where it is).
-        if !acc.is_spent() {
-            acc.add(arrive_moving(&body, goal, goal_velocity, self.arrive));
+        // 4. arrive at the slot (or the next detour point, or stop where it is): the last
+        // force, so the total's length is not needed afterwards.
+        if acc.is_spent() {
+            return acc.total();
         }
-        acc.total()
+        acc.total_with(arrive_moving(&body, goal, goal_velocity, self.arrive))
     }
 }
 

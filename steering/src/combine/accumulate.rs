@@ -11,6 +11,10 @@ use crate::vector::{finite_or_zero, truncate};
 /// Relative tolerance under which the remaining budget counts as spent.
 const SPENT_TOLERANCE: f32 = 1e-6;
 
+/// A squared length below `max_force² ×` this is certainly within the budget, whatever the
+/// rounding of the two squares (a few parts in 10⁷ each).
+const CLEARLY_INSIDE: f32 = 0.99999;
+
 /// How much of a new force still fits into a running total.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BudgetRule {
@@ -139,16 +143,10 @@ impl ForceAccumulator {
     /// Returns whether more force can still be accepted afterwards.
     #[inline]
     pub fn add(&mut self, force: Vec2) -> bool {
-        if self.is_spent() {
+        let Some(total) = self.unclamped_total_with(force) else {
             return false;
-        }
-        let force = finite_or_zero(force);
-        let added = match self.rule {
-            BudgetRule::Magnitude => truncate(force, self.remaining()),
-            BudgetRule::Circle => force * self.circle_fraction(force),
         };
         // Rounding can leave the total a hair outside the circle; clamp it back.
-        let total = self.total + added;
         let length = total.length();
         if length > self.max_force {
             self.total = total * (self.max_force / length);
@@ -158,6 +156,43 @@ impl ForceAccumulator {
             self.length = length;
         }
         !self.is_spent()
+    }
+
+    /// The total after adding `force` as the last force: exactly [`Self::add`] then
+    /// [`Self::total`], but the total's length, which only a further addition would need,
+    /// is measured only when the total may lie outside the budget.
+    #[inline]
+    pub fn total_with(self, force: Vec2) -> Vec2 {
+        let Some(total) = self.unclamped_total_with(force) else {
+            return self.total;
+        };
+        // Clearly inside the circle (the margin dwarfs the rounding of both squares), the
+        // clamp of `add` would leave the total alone. Not finite or near the edge: measure.
+        let inside = self.max_force * self.max_force * CLEARLY_INSIDE;
+        if total.length_squared() < inside {
+            return total;
+        }
+        let length = total.length();
+        if length > self.max_force {
+            total * (self.max_force / length)
+        } else {
+            total
+        }
+    }
+
+    /// The running total plus `force` cut by the budget rule (before the clamp against
+    /// rounding); `None` when the budget is spent.
+    #[inline]
+    fn unclamped_total_with(&self, force: Vec2) -> Option<Vec2> {
+        if self.is_spent() {
+            return None;
+        }
+        let force = finite_or_zero(force);
+        let added = match self.rule {
+            BudgetRule::Magnitude => truncate(force, self.remaining()),
+            BudgetRule::Circle => force * self.circle_fraction(force),
+        };
+        Some(self.total + added)
     }
 
     /// Adds `weight · force` (see [`ForceAccumulator::add`]).
@@ -384,5 +419,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    proptest::proptest! {
+        /// `total_with` is `add` then `total`, bit for bit, whatever the forces before it
+        /// (totals near, on and past the budget's edge included) and for both rules.
+        #[test]
+        fn total_with_is_add_then_total(
+            max_force in proptest::prop_oneof![0.0f32..20.0, proptest::strategy::Just(5.0f32)],
+            circle in proptest::bool::ANY,
+            before in proptest::collection::vec((-12.0f32..12.0, -12.0f32..12.0), 0..4),
+            last in (-12.0f32..12.0, -12.0f32..12.0),
+            scale in proptest::prop_oneof![
+                proptest::strategy::Just(1.0f32),
+                1e-3f32..1e3,
+                proptest::strategy::Just(f32::INFINITY),
+            ],
+        ) {
+            let rule = if circle { BudgetRule::Circle } else { BudgetRule::Magnitude };
+            let mut acc = ForceAccumulator::with_rule(max_force, rule);
+            for &(x, y) in &before {
+                acc.add(Vec2::new(x, y));
+            }
+            let last = Vec2::new(last.0, last.1) * scale;
+            let mut added = acc;
+            added.add(last);
+            let fast = acc.total_with(last);
+            proptest::prop_assert_eq!(fast.x.to_bits(), added.total().x.to_bits());
+            proptest::prop_assert_eq!(fast.y.to_bits(), added.total().y.to_bits());
+        }
+    }
+
+    #[test]
+    fn total_with_clamps_a_total_at_the_edge_as_add_does() {
+        // Two forces whose sum lands exactly on the circle, and one just past it by rounding.
+        for max in [5.0f32, 1.0, 3.3, 1e-3] {
+            let mut acc = ForceAccumulator::new(max);
+            acc.add(Vec2::new(0.6 * max, 0.0));
+            let last = Vec2::new(0.0, 0.8 * max) * 10.0;
+            let mut added = acc;
+            added.add(last);
+            assert_eq!(acc.total_with(last), added.total());
+            assert!(acc.total_with(last).length() <= max);
+        }
+        // A spent accumulator adds nothing.
+        let mut full = ForceAccumulator::new(1.0);
+        full.add(Vec2::new(3.0, 0.0));
+        assert_eq!(full.total_with(Vec2::new(0.0, 5.0)), Vec2::new(1.0, 0.0));
     }
 }
