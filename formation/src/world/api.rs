@@ -126,6 +126,7 @@ impl World {
             anchor,
         ));
         self.formation_free.inserted(id);
+        self.scratch.order_valid = false;
         if let Some(p) = parent {
             self.add_member(p, Member::Formation(id))?;
         }
@@ -174,6 +175,7 @@ impl World {
             }
             f.needs_assignment = true;
         }
+        self.scratch.order_valid = false;
         Ok(())
     }
 
@@ -188,6 +190,7 @@ impl World {
             f.members.retain(|m| *m != member);
             f.needs_assignment = true;
         }
+        self.scratch.order_valid = false;
         if let Member::Unit(u) = member {
             if let Some(unit) = self.units.get_mut(u) {
                 unit.slot_target = None;
@@ -223,6 +226,7 @@ impl World {
         if removed.is_some() {
             self.formation_free.freed(id);
         }
+        self.scratch.order_valid = false;
         removed
     }
 

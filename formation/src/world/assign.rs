@@ -95,6 +95,10 @@ impl World {
                 *cell = spill.next();
             }
         }
+        // Sub-formations in a new order are walked in that order from the next tick on.
+        if f.members.iter().any(|m| matches!(m, Member::Formation(_))) {
+            scratch.order_valid = false;
+        }
         f.members.clear();
         f.members
             .extend(scratch.reordered.iter().flatten().copied());

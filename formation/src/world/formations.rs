@@ -255,49 +255,81 @@ impl World {
 
     /// Formations in top-down order (roots in key order, then each subtree depth first); the
     /// roots alone, in key order, in `scratch.roots`, each with the run of the order its
-    /// subtree fills.
+    /// subtree fills. Kept from the last tick while the tree has not changed (see
+    /// `Scratch::order_valid`; debug builds check the kept order against a fresh walk).
     fn collect_formation_order(&mut self) {
-        let Self {
-            formations,
-            scratch,
-            ..
-        } = self;
         let Scratch {
             order,
             stack,
             roots,
             tallies,
+            order_valid,
             ..
-        } = scratch;
-        order.clear();
-        stack.clear();
-        roots.clear();
+        } = &mut self.scratch;
+        if !*order_valid {
+            order.clear();
+            roots.clear();
+            walk_formation_tree(&self.formations, stack, |id, is_root| {
+                let k = order.len() as u32;
+                if is_root {
+                    if let Some(last) = roots.last_mut() {
+                        last.2 = k;
+                    }
+                    roots.push((id, k, k));
+                }
+                order.push(id);
+            });
+            if let Some(last) = roots.last_mut() {
+                last.2 = order.len() as u32;
+            }
+            *order_valid = true;
+        } else if cfg!(debug_assertions) {
+            let (mut k, mut r, mut same) = (0usize, 0usize, true);
+            walk_formation_tree(&self.formations, stack, |id, is_root| {
+                if is_root {
+                    same &= roots
+                        .get(r)
+                        .is_some_and(|&(root, start, _)| root == id && start as usize == k);
+                    same &= r == 0 || roots.get(r - 1).is_some_and(|p| p.2 as usize == k);
+                    r += 1;
+                }
+                same &= order.get(k) == Some(&id);
+                k += 1;
+            });
+            same &= k == order.len() && r == roots.len();
+            same &= roots.last().is_none_or(|l| l.2 as usize == k);
+            debug_assert!(same, "the kept formation order is stale");
+        }
         tallies.clear();
-        // Room for every formation up front: the depth-first walk never holds more, so the
-        // buffer does not grow on a new arrangement once warm.
-        stack.reserve(formations.len());
-        roots.extend(
-            formations
-                .iter()
-                .filter(|(_, f)| f.parent.is_none())
-                .map(|(id, _)| (id, 0, 0)),
-        );
-        for root in roots.iter_mut() {
-            let start = order.len();
-            stack.push(root.0);
-            while let Some(top) = stack.pop() {
-                order.push(top);
-                if let Some(tf) = formations.get(top) {
-                    for m in tf.members.iter().rev() {
-                        if let Member::Formation(c) = *m {
-                            stack.push(c);
-                        }
+        tallies.resize(order.len(), MemberTally::default());
+    }
+}
+
+/// Walks the formation tree top-down: `visit(id, is_root)` for every formation, the roots
+/// in key order, each followed by its subtree depth first in member order. `stack` is
+/// scratch (given room for every formation, so it does not grow once warm).
+fn walk_formation_tree(
+    formations: &SlotMap<FormationId, Formation>,
+    stack: &mut Vec<FormationId>,
+    mut visit: impl FnMut(FormationId, bool),
+) {
+    stack.clear();
+    stack.reserve(formations.len());
+    for (root, f) in formations.iter() {
+        if f.parent.is_some() {
+            continue;
+        }
+        stack.push(root);
+        while let Some(top) = stack.pop() {
+            visit(top, top == root);
+            if let Some(tf) = formations.get(top) {
+                for m in tf.members.iter().rev() {
+                    if let Member::Formation(c) = *m {
+                        stack.push(c);
                     }
                 }
             }
-            (root.1, root.2) = (start as u32, order.len() as u32);
         }
-        tallies.resize(order.len(), MemberTally::default());
     }
 }
 

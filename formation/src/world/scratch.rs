@@ -40,7 +40,14 @@ pub struct Scratch {
     pub(crate) unit_limits: (f32, f32),
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
+    /// Every formation, top-down (see `World::collect_formation_order`); kept between
+    /// ticks while `order_valid`.
     pub(crate) order: Vec<FormationId>,
+    /// Whether `order` and `roots` still describe the formation tree: cleared by every
+    /// change of the tree or of a formation's order of sub-formations (creating, removing,
+    /// joining, leaving, re-assigning slots), and by a fresh scratch (a clone or a restored
+    /// snapshot).
+    pub(crate) order_valid: bool,
     pub(crate) stack: Vec<FormationId>,
     /// The top-level formations in key order, each with the run of `order` its subtree fills.
     pub(crate) roots: Vec<(FormationId, u32, u32)>,
