@@ -124,6 +124,27 @@ fn warm_army_among_obstacles_plans_detours_without_allocating() {
     );
 }
 
+#[test]
+fn a_cloned_army_plans_detours_without_allocating_once_warm() {
+    // A clone starts with empty per-tick buffers (they are not state) and must keep each
+    // unit's room for a detour, so that once its buffers are warm its units' first detours
+    // are written in place as the original's are.
+    let original = army(2000, true);
+    let mut world = original.clone();
+    drop(original);
+    let warm = measure(&mut world, 200);
+    let m = measure(&mut world, 400);
+    eprintln!("cloned: warm-up {warm:?}; measured {m:?}");
+    assert!(
+        m.detour_ticks >= 20 && m.detours >= 40,
+        "too few detours to check: {m:?}"
+    );
+    assert_eq!(
+        m.first_allocating, None,
+        "warm ticks allocated (tick, count, bytes): {m:?}"
+    );
+}
+
 /// The platoon's advance: east along two lanes toward a threat beyond the goal.
 fn overwatch_order() -> Order {
     Order::BoundingOverwatch {

@@ -30,8 +30,9 @@ pub const SQUAD_SPACING: f32 = 1.5;
 /// Gap between the footprints of neighbouring squads of a platoon, metres.
 pub const SQUAD_GAP: f32 = 1.5;
 
-/// Gap between the footprints of neighbouring platoons, where the map has room, metres.
-pub const PLATOON_GAP: f32 = 3.0;
+/// Gap between the footprints of neighbouring platoons (between their outermost units'
+/// edges), where the map has room, metres.
+pub const PLATOON_GAP: f32 = 4.0;
 
 /// What army to build (plain data, the default is the 10,000-unit benchmark army).
 #[derive(Clone, Debug, PartialEq)]
@@ -177,7 +178,9 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
             ..Pattern::for_radius(PatternKind::Box, UNIT_RADIUS)
         };
         let layout = pattern.validate().map_err(|e| invalid(e.to_string()))?;
-        footprint = footprint.max(layout.extent(chunk.len()).max_element() + side);
+        // The pattern's extent counts a unit radius at each end; the squads' sides replace it.
+        let centres = layout.extent(chunk.len()).max_element() - 2.0 * UNIT_RADIUS;
+        footprint = footprint.max(centres + side);
         platoon_patterns.push((pattern, layout));
     }
     // Platoons on a grid over the western part of the map (leaving room for the march).

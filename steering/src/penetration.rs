@@ -333,9 +333,6 @@ impl PenetrationSolver {
             .fold(0.0, f32::max)
     }
 
-    /// Fills `candidates` with every pair `(i, j)`, `i < j`, closer than the sum of their
-    /// radii plus `margin`, in the grid's pair order (one sweep over neighbouring cells, see
-    /// [`CellGrid`]'s [`NeighbourSearch::for_each_pair_within`]), from the grid as rebuilt.
     /// Room for [`PAIRS_RESERVED_PER_CIRCLE`] pairs per circle of `n` in the candidate and
     /// overlap buffers (their lengths vary with the crowd from tick to tick; a new largest
     /// count would otherwise grow them in a warm world).
@@ -346,6 +343,9 @@ impl PenetrationSolver {
         self.pairs.reserve(room.saturating_sub(self.pairs.len()));
     }
 
+    /// Fills `candidates` with every pair `(i, j)`, `i < j`, closer than the sum of their
+    /// radii plus `margin`, in the grid's pair order (one sweep over neighbouring cells, see
+    /// [`CellGrid`]'s [`NeighbourSearch::for_each_pair_within`]), from the grid as rebuilt.
     fn collect_candidates(&mut self, positions: &[Vec2], radii: &[f32], margin: f32) {
         self.candidates.clear();
         let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));

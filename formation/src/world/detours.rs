@@ -103,10 +103,13 @@ impl DetourPlanner<'_> {
 }
 
 /// Room for a detour from the unit's first tick on (a cost of `DETOUR_CAPACITY` points a
-/// unit, paid when it is added or restored from a snapshot): a detour planned later is
-/// written in place.
+/// unit, paid when it is added, cloned or restored from a snapshot): a detour planned later
+/// is written in place.
 pub(super) fn reserve_detour(unit: &mut Unit) {
-    if unit.detour.capacity() == 0 {
-        unit.detour.reserve_exact(DETOUR_CAPACITY);
-    }
+    reserve_detour_points(&mut unit.detour);
+}
+
+/// Gives `detour` room for [`DETOUR_CAPACITY`] points (more if it holds more already).
+pub(super) fn reserve_detour_points(detour: &mut Vec<cohort_steering::Vec2>) {
+    detour.reserve_exact(DETOUR_CAPACITY.saturating_sub(detour.len()));
 }

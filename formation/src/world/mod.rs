@@ -68,7 +68,7 @@ pub const MAX_SUBSTEPS: u32 = 8;
 /// Laid out in declaration order (`repr(C)`), the fields every tick reads and writes first,
 /// so the per-tick passes over all units (formation tally and slot targets, steering gather,
 /// write-back) touch fewer of a unit's cache lines.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[repr(C)]
 pub struct Unit {
     /// The body steering moves.
@@ -95,6 +95,27 @@ pub struct Unit {
     /// The jump or leap on the unit's detour, taken when it reaches the take-off point.
     #[serde(default)]
     pub next_jump: Option<PlannedJump>,
+}
+
+impl Clone for Unit {
+    /// A copy whose detour keeps room for a planned detour (a derived clone would size it to
+    /// its points, so a cloned world's units would allocate on their first detour).
+    fn clone(&self) -> Self {
+        let mut detour = self.detour.clone();
+        detours::reserve_detour_points(&mut detour);
+        Self {
+            body: self.body,
+            slot_target: self.slot_target,
+            smoother: self.smoother,
+            detour,
+            flight: self.flight,
+            formation: self.formation,
+            role: self.role,
+            jump_speed: self.jump_speed,
+            detour_tick: self.detour_tick,
+            next_jump: self.next_jump,
+        }
+    }
 }
 
 /// World-wide tuning of unit steering (plain data, defaults that work).

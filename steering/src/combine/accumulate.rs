@@ -452,15 +452,29 @@ mod tests {
 
     #[test]
     fn total_with_clamps_a_total_at_the_edge_as_add_does() {
-        // Two forces whose sum lands exactly on the circle, and one just past it by rounding.
-        for max in [5.0f32, 1.0, 3.3, 1e-3] {
-            let mut acc = ForceAccumulator::new(max);
-            acc.add(Vec2::new(0.6 * max, 0.0));
-            let last = Vec2::new(0.0, 0.8 * max) * 10.0;
-            let mut added = acc;
-            added.add(last);
-            assert_eq!(acc.total_with(last), added.total());
-            assert!(acc.total_with(last).length() <= max);
+        // The last force fills the budget exactly (colinear with the total, cut to what is
+        // left, or cut where it crosses the circle): the total lands on the circle, up to
+        // rounding, and is measured and clamped as `add` clamps it.
+        for rule in [BudgetRule::Magnitude, BudgetRule::Circle] {
+            for max in [5.0f32, 1.0, 3.3, 1e-3, 7.77] {
+                for first in [
+                    Vec2::new(0.6, 0.0),
+                    Vec2::new(0.3, -0.4),
+                    Vec2::new(0.1, 0.7),
+                ] {
+                    let mut acc = ForceAccumulator::with_rule(max, rule);
+                    acc.add(first * max);
+                    let last = first * (10.0 * max);
+                    let mut added = acc;
+                    added.add(last);
+                    let fast = acc.total_with(last);
+                    assert_eq!(fast, added.total(), "{rule:?} {max} {first}");
+                    // On the edge: the squared test alone cannot decide.
+                    let edge = max * max * CLEARLY_INSIDE;
+                    assert!(fast.length_squared() >= edge, "{rule:?} {max} {first}");
+                    assert!(fast.length() <= max);
+                }
+            }
         }
         // A spent accumulator adds nothing.
         let mut full = ForceAccumulator::new(1.0);
