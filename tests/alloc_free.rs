@@ -104,23 +104,11 @@ fn warm_army_among_obstacles_plans_detours_without_allocating() {
     // The standard army's map (trees, buildings, walls): units whose slot is behind an
     // obstacle plan detours every few ticks. The warm-up (orders, the first detours) grows the
     // buffers; every later tick, detour ticks included, makes no allocation.
-    let mut world = army(2000, true);
-    let warm = measure(&mut world, 200);
-    let m = measure(&mut world, 400);
-    eprintln!("obstacles: warm-up {warm:?}; measured {m:?}");
-    // A sanity check of the warm-up (the counter itself is checked below).
+    let warm = detours_without_allocating(&mut army(2000, true), "obstacles");
+    // A sanity check of the warm-up (the counter itself is checked in the helper).
     assert!(
         warm.allocating_ticks > 0,
         "the warm-up grows buffers: {warm:?}"
-    );
-    // The measured ticks are detour ticks in good number (what this test is about).
-    assert!(
-        m.detour_ticks >= 20 && m.detours >= 40,
-        "too few detours to check: {m:?}"
-    );
-    assert_eq!(
-        m.first_allocating, None,
-        "warm ticks allocated (tick, count, bytes): {m:?}"
     );
 }
 
@@ -132,9 +120,15 @@ fn a_cloned_army_plans_detours_without_allocating_once_warm() {
     let original = army(2000, true);
     let mut world = original.clone();
     drop(original);
-    let warm = measure(&mut world, 200);
-    let m = measure(&mut world, 400);
-    eprintln!("cloned: warm-up {warm:?}; measured {m:?}");
+    detours_without_allocating(&mut world, "cloned");
+}
+
+/// Steps `world` 200 ticks of warm-up, then 400 measured ticks in which units plan detours in
+/// good number (what the callers are about) and nothing allocates; returns the warm-up.
+fn detours_without_allocating(world: &mut World, what: &str) -> Measured {
+    let warm = measure(world, 200);
+    let m = measure(world, 400);
+    eprintln!("{what}: warm-up {warm:?}; measured {m:?}");
     assert!(
         m.detour_ticks >= 20 && m.detours >= 40,
         "too few detours to check: {m:?}"
@@ -143,6 +137,7 @@ fn a_cloned_army_plans_detours_without_allocating_once_warm() {
         m.first_allocating, None,
         "warm ticks allocated (tick, count, bytes): {m:?}"
     );
+    warm
 }
 
 /// The platoon's advance: east along two lanes toward a threat beyond the goal.

@@ -355,15 +355,22 @@ mod tests {
 
     #[test]
     fn an_army_too_large_for_its_map_is_packed_onto_it() {
+        // Twice what the 200 m map holds at the standard pitch, in an open field (so every
+        // overlap is the packing's).
         let spec = ArmySpec {
             units: 6000,
             map_size: 200.0,
             march: 50.0,
+            obstacles: false,
             ..ArmySpec::default()
         };
         let army = build_army(&spec, WorldSettings::default()).unwrap();
         assert_eq!(army.world.unit_count(), 6000);
         // The platoons touch (some units overlap) but stay on the map.
+        assert!(
+            overlaps(&army.world) > 0,
+            "not packed closer than the pitch"
+        );
         let map = army.world.map();
         for (_, u) in army.world.units() {
             let p = u.body.position;

@@ -62,19 +62,18 @@ impl World {
             return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
         }
         body.position = self.terrain.push_out(body.position, body.radius);
-        let mut unit = Unit {
+        let unit = Unit {
             smoother: HeadingSmoother::new(),
             body,
             formation: None,
             role,
             slot_target: None,
-            detour: Vec::new(),
+            detour: Vec::with_capacity(super::detours::DETOUR_CAPACITY),
             detour_tick: 0,
             jump_speed: 0.0,
             next_jump: None,
             flight: None,
         };
-        super::detours::reserve_detour(&mut unit);
         let id = self.units.insert(unit);
         self.unit_free.inserted(id);
         Ok(id)

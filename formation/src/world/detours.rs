@@ -11,7 +11,7 @@ pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
 /// Points every unit's detour has room for: a detour to a slot is a few legs (in 40 ticks of
 /// the 100,000-unit bench army, 6,822 detours, none with more than 7 points after the
 /// start); a longer one grows its vector once.
-const DETOUR_CAPACITY: usize = 8;
+pub(super) const DETOUR_CAPACITY: usize = 8;
 
 /// Waypoints the world's detour plan buffers hold before growing.
 const PLAN_RESERVE: usize = 32;
@@ -102,14 +102,9 @@ impl DetourPlanner<'_> {
     }
 }
 
-/// Room for a detour from the unit's first tick on (a cost of `DETOUR_CAPACITY` points a
-/// unit, paid when it is added, cloned or restored from a snapshot): a detour planned later
-/// is written in place.
-pub(super) fn reserve_detour(unit: &mut Unit) {
-    reserve_detour_points(&mut unit.detour);
-}
-
-/// Gives `detour` room for [`DETOUR_CAPACITY`] points (more if it holds more already).
-pub(super) fn reserve_detour_points(detour: &mut Vec<cohort_steering::Vec2>) {
+/// Gives a unit's `detour` room for [`DETOUR_CAPACITY`] points (more if it holds more
+/// already), from its first tick on: paid when the unit is added, cloned or restored from a
+/// snapshot, so a detour planned later is written in place.
+pub(super) fn reserve_detour(detour: &mut Vec<cohort_steering::Vec2>) {
     detour.reserve_exact(DETOUR_CAPACITY.saturating_sub(detour.len()));
 }

@@ -114,12 +114,18 @@ impl DenseUnits<'_> {
             Some(zone) => *zone = FreeZone::unclaimed(id),
             None => self.zones.push(FreeZone::unclaimed(id)),
         }
+        let (body, position, radius, goal) = entry_of(u);
         self.ids.push(id);
-        self.bodies.push(u.body);
-        self.positions.push(u.body.position);
-        self.radii.push(u.body.radius);
-        self.goals.push(goal_of(u));
+        self.bodies.push(body);
+        self.positions.push(position);
+        self.radii.push(radius);
+        self.goals.push(goal);
     }
+}
+
+/// What the steering arrays hold of unit `u`: body, position, radius and goal.
+fn entry_of(u: &Unit) -> (Body, Vec2, f32, (Vec2, Vec2)) {
+    (u.body, u.body.position, u.body.radius, goal_of(u))
 }
 
 /// Gathers unit `u` again into entry `k` of the steering arrays.
@@ -130,7 +136,7 @@ fn regather(s: &mut Scratch, k: usize, u: &Unit) {
         s.radii.get_mut(k),
         s.goals.get_mut(k),
     ) {
-        (*b, *p, *r, *g) = (u.body, u.body.position, u.body.radius, goal_of(u));
+        (*b, *p, *r, *g) = entry_of(u);
     }
 }
 

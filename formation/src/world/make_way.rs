@@ -80,11 +80,9 @@ impl World {
         // The anchors moved and the extents were re-tallied since `plan_passing`.
         index.update(roots, formations);
         index.index_all();
-        // Per formation of the order: how far lanes have moved its units' targets out of
-        // their tallied circle so far (moved targets lie within the circle grown by that).
-        for t in tallies.iter_mut() {
-            t.lane_growth = 0.0;
-        }
+        // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far
+        // lanes have moved its units' targets out of their tallied circle so far (moved
+        // targets lie within the circle grown by that).
         // Lanes open in the order of the movers' x (a member in two lanes is moved by both).
         for a in index.entries() {
             let Some(lane) = Lane::of(a) else {

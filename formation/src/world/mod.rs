@@ -102,7 +102,7 @@ impl Clone for Unit {
     /// its points, so a cloned world's units would allocate on their first detour).
     fn clone(&self) -> Self {
         let mut detour = self.detour.clone();
-        detours::reserve_detour_points(&mut detour);
+        detours::reserve_detour(&mut detour);
         Self {
             body: self.body,
             slot_target: self.slot_target,

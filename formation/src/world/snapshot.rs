@@ -23,7 +23,7 @@ impl World {
         })?;
         world.check_loaded()?;
         for (_, unit) in world.units.iter_mut() {
-            super::detours::reserve_detour(unit);
+            super::detours::reserve_detour(&mut unit.detour);
         }
         world.terrain.rebuild_caches();
         world.restore_free_lists()?;
