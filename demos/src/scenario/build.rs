@@ -210,7 +210,7 @@ impl Builder<'_> {
                 .add_unit(body)
                 .map_err(|e| self.err(format!("unit {k} of {path:?}: {e}")))?;
             if let Some(u) = self.world.unit_mut(uid) {
-                u.jump_speed = template.jump_speed;
+                *u.jump_speed = template.jump_speed;
             }
             self.world
                 .add_member(id, Member::Unit(uid))

@@ -154,7 +154,7 @@ impl Inspector {
             body,
             target,
             slot: u.slot_target.map(|t| t.position),
-            detour: u.detour.clone(),
+            detour: u.detour.to_vec(),
             forces,
             interest,
             danger,

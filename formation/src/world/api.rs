@@ -18,7 +18,7 @@ impl World {
         check_world_settings(&settings)?;
         let terrain = Terrain::new(map)?;
         Ok(Self {
-            units: SlotMap::with_key(),
+            units: Default::default(),
             formations: SlotMap::with_key(),
             terrain,
             rng: SimRng::seed_from(seed),
@@ -68,7 +68,7 @@ impl World {
             formation: None,
             role,
             slot_target: None,
-            detour: Vec::with_capacity(super::detours::DETOUR_CAPACITY),
+            detour: Vec::new(),
             detour_tick: 0,
             jump_speed: 0.0,
             next_jump: None,
@@ -139,7 +139,11 @@ impl World {
         }
         match member {
             Member::Unit(u) => {
-                let unit = self.units.get_mut(u).ok_or(WorldError::NoSuchUnit(u))?;
+                let unit = self
+                    .units
+                    .details
+                    .get_mut(u)
+                    .ok_or(WorldError::NoSuchUnit(u))?;
                 let old = unit.formation.replace(formation);
                 if let Some(old) = old.and_then(|o| self.formations.get_mut(o)) {
                     old.members.retain(|m| *m != member);
@@ -182,7 +186,7 @@ impl World {
     /// keeps existing. Returns the formation it left.
     pub fn remove_member(&mut self, member: Member) -> Option<FormationId> {
         let from = match member {
-            Member::Unit(u) => self.units.get_mut(u)?.formation.take()?,
+            Member::Unit(u) => self.units.details.get_mut(u)?.formation.take()?,
             Member::Formation(f) => self.formations.get_mut(f)?.parent.take()?,
         };
         if let Some(f) = self.formations.get_mut(from) {
@@ -277,24 +281,9 @@ impl World {
         Ok(())
     }
 
-    /// A unit by key.
-    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
-        self.units.get(id)
-    }
-
-    /// A unit by key, mutably (to teleport or retune it; keep the body valid).
-    pub fn unit_mut(&mut self, id: UnitId) -> Option<&mut Unit> {
-        self.units.get_mut(id)
-    }
-
     /// A formation by key.
     pub fn formation(&self, id: FormationId) -> Option<&Formation> {
         self.formations.get(id)
-    }
-
-    /// All units, in a stable order.
-    pub fn units(&self) -> impl Iterator<Item = (UnitId, &Unit)> {
-        self.units.iter()
     }
 
     /// All formations, in a stable order.

@@ -1,12 +1,12 @@
 //! Slot assignment inside the world: lay the pattern out for the members and match them to
 //! the slots (fresh, or the periodic stability-checked re-optimization).
 
-use super::{Unit, World};
+use super::World;
+use super::unit_store::UnitStore;
 use crate::assignment::{AssignmentConfig, Located, SlotAssignment};
 use crate::formation::Member;
-use crate::ids::{FormationId, UnitId};
+use crate::ids::FormationId;
 use crate::pattern::Role;
-use slotmap::SlotMap;
 
 impl World {
     /// Lays the pattern out for the current member count and assigns members to slots at
@@ -113,11 +113,11 @@ impl World {
 /// A unit member making no progress towards a slot well away: farther than two radii (and
 /// 1 m) from it, slower than a tenth of its top speed relative to the slot, not on a detour
 /// and not in the air.
-fn stuck(units: &SlotMap<UnitId, Unit>, member: Member) -> bool {
-    let Member::Unit(u) = member else {
+fn stuck(units: &UnitStore, member: Member) -> bool {
+    let Member::Unit(id) = member else {
         return false;
     };
-    let Some(u) = units.get(u) else {
+    let Some(u) = units.get(id) else {
         return false;
     };
     let Some(t) = u.slot_target else {
@@ -125,5 +125,6 @@ fn stuck(units: &SlotMap<UnitId, Unit>, member: Member) -> bool {
     };
     let far = (t.position - u.body.position).length() > (2.0 * u.body.radius).max(1.0);
     let still = (u.body.velocity - t.velocity).length() < 0.1 * u.body.max_speed;
-    far && still && u.detour.is_empty() && u.flight.is_none()
+    let on_detour = || units.details.get(id).is_some_and(|d| !d.detour.is_empty());
+    far && still && !u.airborne && !(u.routed && on_detour())
 }

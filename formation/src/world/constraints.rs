@@ -50,15 +50,16 @@ impl World {
         for i in 0..n {
             let body = &mut scratch.bodies[i];
             terrain.keep_in_bounds(body);
-            if let Some(u) = units.get_mut(scratch.ids[i]) {
+            let id = scratch.ids[i];
+            if let Some(u) = units.motion.get_mut(id) {
                 // Headings follow the motion the constraints allowed.
                 if body.speed() < 0.1 * body.max_speed {
                     if let Some(t) = u.slot_target {
                         body.heading =
                             turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
                     }
-                } else {
-                    u.smoother.update(body, dt);
+                } else if let Some(smoother) = units.smoothers.get_mut(id) {
+                    smoother.update(body, dt);
                 }
                 u.body = *body;
             }

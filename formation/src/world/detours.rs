@@ -1,9 +1,13 @@
 //! Detours: a unit far from a slot it cannot see plans a path to it (through jump links when
 //! the unit can jump), instead of pushing on into the obstacle.
 
+use slotmap::SecondaryMap;
+
+use super::WorldSettings;
 use super::jumps::first_jump;
 use super::terrain::{PathPlan, Terrain};
-use super::{Unit, WorldSettings};
+use super::unit_store::{UnitDetails, UnitMotion};
+use crate::ids::UnitId;
 
 /// Ticks between re-planning a detour around an obstacle to the slot.
 pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
@@ -42,33 +46,42 @@ impl DetourPlanner<'_> {
     /// A unit far from a slot it cannot see plans a path to it (re-planned at most once a
     /// second); a unit whose slot is in sight drops its detour. Returns whether the unit has
     /// reached the take-off point of a jump on its detour (it then launches, see
-    /// `World::launch`). Units in the air are not to be passed.
-    pub(super) fn plan(&mut self, unit: &mut Unit) -> bool {
+    /// `World::launch`). Units in the air are not to be passed. The unit's details are read
+    /// only when it has a route (see [`UnitMotion::routed`]) or needs one.
+    pub(super) fn plan(
+        &mut self,
+        id: UnitId,
+        unit: &mut UnitMotion,
+        details: &mut SecondaryMap<UnitId, UnitDetails>,
+    ) -> bool {
         let (terrain, settings) = (self.terrain, self.settings);
         let Some(t) = unit.slot_target else {
-            unit.detour.clear();
-            unit.next_jump = None;
+            drop_route(id, unit, details);
             return false;
         };
         let pos = unit.body.position;
-        if let Some(j) = unit.next_jump {
-            // A take-off point is reached more closely than a walking waypoint: the unit
-            // must stand on it to make the jump.
-            if (j.takeoff - pos).length() < unit.body.radius + TAKEOFF_TOLERANCE {
-                return true;
+        if let (true, Some(d)) = (unit.routed, details.get_mut(id)) {
+            if let Some(j) = d.next_jump {
+                // A take-off point is reached more closely than a walking waypoint: the unit
+                // must stand on it to make the jump.
+                if (j.takeoff - pos).length() < unit.body.radius + TAKEOFF_TOLERANCE {
+                    return true;
+                }
             }
-        }
-        if let Some(&p) = unit.detour.first() {
-            let is_takeoff = unit.next_jump.is_some_and(|j| j.takeoff == p);
-            // Drop a reached waypoint only once the next one is in sight (else a unit
-            // cuts the corner it was rounding and walks into the wall's end).
-            let next_in_sight = unit
-                .detour
-                .get(1)
-                .is_none_or(|&q| terrain.line_of_sight(pos, q, 0.9 * unit.body.radius));
-            if !is_takeoff && next_in_sight && (p - pos).length() < unit.body.radius * 2.0 + 0.5 {
-                unit.detour.remove(0);
+            if let Some(&p) = d.detour.first() {
+                let is_takeoff = d.next_jump.is_some_and(|j| j.takeoff == p);
+                // Drop a reached waypoint only once the next one is in sight (else a unit
+                // cuts the corner it was rounding and walks into the wall's end).
+                let next_in_sight = d
+                    .detour
+                    .get(1)
+                    .is_none_or(|&q| terrain.line_of_sight(pos, q, 0.9 * unit.body.radius));
+                if !is_takeoff && next_in_sight && (p - pos).length() < unit.body.radius * 2.0 + 0.5
+                {
+                    d.detour.remove(0);
+                }
             }
+            unit.routed = d.routed();
         }
         // A unit that can jump looks for a way round sooner: a slot just across a ditch
         // is only reached through the jump.
@@ -79,11 +92,13 @@ impl DetourPlanner<'_> {
         };
         let far = (t.position - pos).length() > reach;
         if !far || terrain.line_of_sight(pos, t.position, unit.body.radius) {
-            unit.detour.clear();
-            unit.next_jump = None;
+            drop_route(id, unit, details);
             return false;
         }
-        if unit.detour.is_empty() || self.tick >= unit.detour_tick + DETOUR_REPLAN_TICKS {
+        let Some(d) = details.get_mut(id) else {
+            return false;
+        };
+        if d.detour.is_empty() || self.tick >= d.detour_tick + DETOUR_REPLAN_TICKS {
             let query = Terrain::plan_query(
                 pos,
                 t.position,
@@ -93,12 +108,23 @@ impl DetourPlanner<'_> {
             );
             terrain.plan_path_into(&query, self.path, self.detour_path, self.plan);
             // Refilled in place: the unit's detour keeps its capacity.
-            unit.detour.clear();
-            unit.detour.extend(self.plan.points.iter().skip(1).copied());
-            unit.next_jump = first_jump(&self.plan.points, &self.plan.legs);
-            unit.detour_tick = self.tick;
+            d.detour.clear();
+            d.detour.extend(self.plan.points.iter().skip(1).copied());
+            d.next_jump = first_jump(&self.plan.points, &self.plan.legs);
+            d.detour_tick = self.tick;
         }
+        unit.routed = d.routed();
         false
+    }
+}
+
+/// Forgets a unit's detour and planned jump (its details are read only if it has one).
+fn drop_route(id: UnitId, unit: &mut UnitMotion, details: &mut SecondaryMap<UnitId, UnitDetails>) {
+    if unit.routed {
+        if let Some(d) = details.get_mut(id) {
+            d.drop_route();
+        }
+        unit.routed = false;
     }
 }
 

@@ -8,10 +8,10 @@ use slotmap::SlotMap;
 
 use super::narrows::narrow_stretches;
 use super::scratch::Scratch;
-use super::{Unit, World, member_position};
+use super::{World, member_position};
 use crate::anchor::MemberAverage;
 use crate::formation::{Formation, Member, Motion};
-use crate::ids::{FormationId, UnitId};
+use crate::ids::FormationId;
 use crate::order::Order;
 
 /// Ticks between stability-checked re-optimizations of a formation's slot assignment.
@@ -340,7 +340,7 @@ fn walk_formation_tree(
 /// moved yet this tick and their `mean_lag` is last tick's, exactly as when the formation
 /// loop reaches their parent.
 fn tally_formation(
-    units: &SlotMap<UnitId, Unit>,
+    units: &super::unit_store::UnitStore,
     formations: &mut SlotMap<FormationId, Formation>,
     id: FormationId,
 ) -> MemberTally {

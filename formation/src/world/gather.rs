@@ -4,8 +4,9 @@
 use cohort_steering::{Body, Vec2};
 
 use super::detours::DetourPlanner;
+use super::unit_store::{UnitMotion, UnitStore};
 use super::units::FreeZone;
-use super::{Scratch, Unit, World};
+use super::{Scratch, World};
 use crate::ids::UnitId;
 
 impl World {
@@ -44,13 +45,16 @@ impl World {
         planner.reserve();
         launches.clear();
         dense.clear();
-        for (id, unit) in units.iter_mut() {
-            if unit.flight.is_none() && planner.plan(unit) {
+        let UnitStore {
+            motion, details, ..
+        } = units;
+        for (id, unit) in motion.iter_mut() {
+            if !unit.airborne && planner.plan(id, unit, details) {
                 launches.push((id, dense.ids.len()));
             }
             unit_limits.0 = unit_limits.0.max(unit.body.radius);
             unit_limits.1 = unit_limits.1.max(unit.body.max_speed);
-            dense.push(id, unit);
+            dense.push(id, unit, details);
         }
         if launches.is_empty() {
             return;
@@ -66,8 +70,8 @@ impl World {
         // arrays, all in one pass over each array.
         let (units, s) = (&self.units, &mut self.scratch);
         launches.retain(|&(id, k)| match units.get(id) {
-            Some(unit) if unit.flight.is_none() => {
-                regather(s, k, unit);
+            Some(unit) if !unit.airborne => {
+                regather(s, k, id, unit, &units.details);
                 false
             }
             _ => true,
@@ -102,8 +106,8 @@ impl DenseUnits<'_> {
     /// Appends a unit on the ground; counts one in the air (units in the air neither steer
     /// nor collide; `World::fly_units` moves them).
     #[inline]
-    fn push(&mut self, id: UnitId, u: &Unit) {
-        if u.flight.is_some() {
+    fn push(&mut self, id: UnitId, u: &UnitMotion, details: &Details) {
+        if u.airborne {
             *self.airborne += 1;
             return;
         }
@@ -114,7 +118,7 @@ impl DenseUnits<'_> {
             Some(zone) => *zone = FreeZone::unclaimed(id),
             None => self.zones.push(FreeZone::unclaimed(id)),
         }
-        let (body, position, radius, goal) = entry_of(u);
+        let (body, position, radius, goal) = entry_of(id, u, details);
         self.ids.push(id);
         self.bodies.push(body);
         self.positions.push(position);
@@ -123,20 +127,29 @@ impl DenseUnits<'_> {
     }
 }
 
+/// The units' details, by key.
+type Details = slotmap::SecondaryMap<UnitId, super::unit_store::UnitDetails>;
+
 /// What the steering arrays hold of unit `u`: body, position, radius and goal.
-fn entry_of(u: &Unit) -> (Body, Vec2, f32, (Vec2, Vec2)) {
-    (u.body, u.body.position, u.body.radius, goal_of(u))
+#[inline]
+fn entry_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Body, Vec2, f32, (Vec2, Vec2)) {
+    (
+        u.body,
+        u.body.position,
+        u.body.radius,
+        goal_of(id, u, details),
+    )
 }
 
 /// Gathers unit `u` again into entry `k` of the steering arrays.
-fn regather(s: &mut Scratch, k: usize, u: &Unit) {
+fn regather(s: &mut Scratch, k: usize, id: UnitId, u: &UnitMotion, details: &Details) {
     if let (Some(b), Some(p), Some(r), Some(g)) = (
         s.bodies.get_mut(k),
         s.positions.get_mut(k),
         s.radii.get_mut(k),
         s.goals.get_mut(k),
     ) {
-        (*b, *p, *r, *g) = entry_of(u);
+        (*b, *p, *r, *g) = entry_of(id, u, details);
     }
 }
 
@@ -168,8 +181,14 @@ fn remove_sorted<T>(v: &mut Vec<T>, gone: &[(UnitId, usize)]) {
 
 /// Where arrive takes a unit: the next detour point, else its slot, else where it stands
 /// (and at what velocity).
-fn goal_of(u: &Unit) -> (Vec2, Vec2) {
-    match (u.detour.first(), u.slot_target) {
+#[inline]
+fn goal_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Vec2, Vec2) {
+    // Only a unit with a route has a detour to read.
+    let waypoint = match u.routed {
+        true => details.get(id).and_then(|d| d.detour.first()),
+        false => None,
+    };
+    match (waypoint, u.slot_target) {
         (Some(&p), _) => (p, Vec2::ZERO),
         (None, Some(t)) => (t.position, t.velocity),
         (None, None) => (u.body.position, Vec2::ZERO),

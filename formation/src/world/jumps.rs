@@ -131,8 +131,13 @@ impl World {
     /// Whether a unit of `radius` (other than `me`) can come down at `landing` now: no unit
     /// on the ground stands there and no unit in the air will land there.
     fn landing_clear(&self, me: UnitId, landing: Vec2, radius: f32) -> bool {
-        self.units.iter().all(|(id, u)| {
-            let at = u.flight.map_or(u.body.position, |f| f.landing());
+        let units = &self.units;
+        units.motion.iter().all(|(id, u)| {
+            let flight = match u.airborne {
+                true => units.details.get(id).and_then(|d| d.flight),
+                false => None,
+            };
+            let at = flight.map_or(u.body.position, |f| f.landing());
             id == me || (at - landing).length() >= (radius + u.body.radius) * 1.05
         })
     }
@@ -145,7 +150,7 @@ impl World {
         let Some(unit) = self.units.get(id) else {
             return;
         };
-        let Some(jump) = unit.next_jump else {
+        let Some(jump) = self.units.details.get(id).and_then(|d| d.next_jump) else {
             return;
         };
         let (from, radius) = (unit.body.position, unit.body.radius);
@@ -212,13 +217,16 @@ impl World {
             self.drop_jump(id);
             return;
         }
-        let (Some(flight), Some(unit)) = (chosen, self.units.get_mut(id)) else {
+        let units = &mut self.units;
+        let (Some(flight), Some(unit), Some(d)) =
+            (chosen, units.motion.get_mut(id), units.details.get_mut(id))
+        else {
             return; // Wait for the landing to clear.
         };
-        unit.next_jump = None;
-        unit.detour.clear();
+        d.drop_route();
+        d.flight = Some(flight);
         unit.body.velocity = flight.velocity;
-        unit.flight = Some(flight);
+        unit.sync(d);
         self.jump_events.push((
             id,
             JumpEvent {
@@ -234,9 +242,10 @@ impl World {
 
     /// Forgets a jump the unit cannot make; its detour is planned again.
     fn drop_jump(&mut self, id: UnitId) {
-        if let Some(u) = self.units.get_mut(id) {
-            u.next_jump = None;
-            u.detour.clear();
+        let units = &mut self.units;
+        if let (Some(u), Some(d)) = (units.motion.get_mut(id), units.details.get_mut(id)) {
+            d.drop_route();
+            u.sync(d);
         }
     }
 
@@ -250,8 +259,14 @@ impl World {
             return;
         }
         let Self { units, terrain, .. } = self;
-        for (_, unit) in units.iter_mut() {
-            let Some(flight) = unit.flight.as_mut() else {
+        for (id, unit) in units.motion.iter_mut() {
+            if !unit.airborne {
+                continue;
+            }
+            let Some(d) = units.details.get_mut(id) else {
+                continue;
+            };
+            let Some(flight) = d.flight.as_mut() else {
                 continue;
             };
             flight.elapsed += dt;
@@ -265,8 +280,9 @@ impl World {
             if flight.elapsed >= flight.duration {
                 let landed = terrain.push_out(flight.landing(), unit.body.radius);
                 unit.body.position = landed;
-                unit.flight = None;
-                unit.detour.clear();
+                d.flight = None;
+                d.detour.clear();
+                unit.sync(d);
                 terrain.keep_in_bounds(&mut unit.body);
             }
         }

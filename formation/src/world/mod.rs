@@ -36,6 +36,7 @@ mod separation;
 mod snapshot;
 mod tactics;
 mod terrain;
+mod unit_store;
 mod units;
 
 use cohort_pathing::{Map, NavGraph};
@@ -52,6 +53,7 @@ pub use api::MAX_PENETRATION_ITERATIONS;
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
 pub use terrain::Terrain;
+pub use unit_store::{UnitMut, UnitRef};
 
 /// Most units a world accepts (a guard against absurd inputs exhausting memory).
 pub const MAX_UNITS: usize = 1 << 20;
@@ -63,13 +65,10 @@ pub const MAX_STEP: f32 = 1.0 / 20.0;
 /// Most sub-steps one `step` call takes; time beyond `MAX_STEP * MAX_SUBSTEPS` is dropped.
 pub const MAX_SUBSTEPS: u32 = 8;
 
-/// A unit: a body, the formation it belongs to and where its slot is.
-///
-/// Laid out in declaration order (`repr(C)`), the fields every tick reads and writes first,
-/// so the per-tick passes over all units (formation tally and slot targets, steering gather,
-/// write-back) touch fewer of a unit's cache lines.
+/// A unit, whole: a body, the formation it belongs to and where its slot is. The world stores
+/// its parts apart (see `world/unit_store.rs`); [`World::unit`] reads them as a [`UnitRef`],
+/// [`World::kill_unit`] hands the whole record back.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
-#[repr(C)]
 pub struct Unit {
     /// The body steering moves.
     pub body: Body,
@@ -195,7 +194,7 @@ impl WorldSettings {
 /// Everything a simulation owns. See the [module docs](self) for the tick.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct World {
-    units: SlotMap<UnitId, Unit>,
+    units: unit_store::UnitStore,
     formations: SlotMap<FormationId, Formation>,
     terrain: Terrain,
     rng: SimRng,
@@ -238,6 +237,10 @@ impl World {
     }
 
     fn step_once(&mut self, dt: f32) {
+        debug_assert!(
+            self.units.flags_agree(),
+            "a unit's flags disagree with its details"
+        );
         self.apply_orders();
         self.run_tactics(dt);
         self.update_formations(dt);
@@ -281,7 +284,7 @@ impl World {
 }
 
 pub(crate) fn member_position(
-    units: &SlotMap<UnitId, Unit>,
+    units: &unit_store::UnitStore,
     formations: &SlotMap<FormationId, Formation>,
     m: Member,
 ) -> Option<(cohort_steering::Vec2, cohort_steering::Vec2)> {

@@ -22,11 +22,9 @@ impl World {
             why: e.to_string(),
         })?;
         world.check_loaded()?;
-        for (_, unit) in world.units.iter_mut() {
-            super::detours::reserve_detour(&mut unit.detour);
-        }
         world.terrain.rebuild_caches();
         world.restore_free_lists()?;
+        world.units.settle_loaded();
         Ok(world)
     }
 
@@ -34,7 +32,7 @@ impl World {
     /// the order the saved world would reuse them (see `world/free_order.rs`).
     fn restore_free_lists(&mut self) -> Result<(), WorldError> {
         use super::free_order::restore_free_order;
-        restore_free_order(&mut self.units, &self.unit_free, filler_unit)?;
+        restore_free_order(&mut self.units.motion, &self.unit_free, filler_unit)?;
         let pattern =
             crate::pattern::Pattern::default()
                 .validate()
@@ -52,9 +50,7 @@ impl World {
     /// anchors, sane tuning (a hand-edited or corrupted file must not bring NaN in).
     fn check_loaded(&self) -> Result<(), WorldError> {
         super::api::check_world_settings(&self.settings)?;
-        for (_, u) in self.units.iter() {
-            u.body.validate()?;
-        }
+        self.units.check_loaded()?;
         for (_, f) in self.formations.iter() {
             super::api::check_formation_settings(&f.settings)?;
             let a = &f.anchor;
@@ -79,18 +75,14 @@ impl World {
 }
 
 /// A placeholder unit that occupies a free slot while the free list is rebuilt.
-fn filler_unit() -> super::Unit {
-    super::Unit {
+fn filler_unit() -> super::unit_store::UnitMotion {
+    super::unit_store::UnitMotion {
         body: cohort_steering::Body::default(),
-        formation: None,
-        role: crate::pattern::Role::Any,
         slot_target: None,
-        smoother: cohort_steering::locomotion::HeadingSmoother::new(),
-        detour: Vec::new(),
-        detour_tick: 0,
+        role: crate::pattern::Role::Any,
         jump_speed: 0.0,
-        next_jump: None,
-        flight: None,
+        routed: false,
+        airborne: false,
     }
 }
 

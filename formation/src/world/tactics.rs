@@ -240,7 +240,11 @@ impl World {
     /// Whether `m` is still a direct member of formation `id`.
     pub(crate) fn is_member_of(&self, id: FormationId, m: Member) -> bool {
         match m {
-            Member::Unit(u) => self.units.get(u).is_some_and(|u| u.formation == Some(id)),
+            Member::Unit(u) => self
+                .units
+                .details
+                .get(u)
+                .is_some_and(|u| u.formation == Some(id)),
             Member::Formation(c) => self.formations.get(c).is_some_and(|c| c.parent == Some(id)),
         }
     }

@@ -1,0 +1,419 @@
+//! How a world stores its units. Every tick walks its units three times (the formation
+//! stage's tally and slot targets, the steering stage's gather, the write-back after the
+//! constraints); with 100,000 units those walks stream from memory, and their cost is the
+//! bytes each unit takes in the arrays walked. So a unit is kept in three arrays indexed
+//! alike, walked in key order:
+//!
+//! - [`UnitMotion`] in the slot map (about 90 bytes a unit): body, slot target, role and
+//!   jump speed, and two flags saying whether the rest need be read at all;
+//! - [`UnitDetails`] in a secondary map: membership, detour, planned jump and flight, read
+//!   by a tick only for units on a detour or in the air;
+//! - the heading smoothers in a secondary map, read by the write-back alone.
+//!
+//! The public face of a unit is the whole record [`Unit`] (what [`World::kill_unit`] returns)
+//! and the views [`UnitRef`] and [`UnitMut`] ([`World::unit`], [`World::unit_mut`]).
+
+use cohort_pathing::JumpAbility;
+use cohort_steering::locomotion::HeadingSmoother;
+use cohort_steering::{Body, Vec2};
+use serde::{Deserialize, Serialize};
+use slotmap::{SecondaryMap, SlotMap};
+
+use super::{Flight, PlannedJump, Unit, World};
+use crate::error::WorldError;
+use crate::formation::SlotTarget;
+use crate::ids::{FormationId, UnitId};
+use crate::pattern::Role;
+
+/// The part of a unit every tick reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct UnitMotion {
+    pub(crate) body: Body,
+    pub(crate) slot_target: Option<SlotTarget>,
+    pub(crate) role: Role,
+    pub(crate) jump_speed: f32,
+    /// Whether the unit's details hold a detour or a planned jump (see [`UnitDetails::routed`]).
+    #[serde(skip)]
+    pub(crate) routed: bool,
+    /// Whether the unit is in the air (its details hold a flight).
+    #[serde(skip)]
+    pub(crate) airborne: bool,
+}
+
+impl UnitMotion {
+    /// The unit's jumping ability under `gravity`, `None` when it cannot jump.
+    pub(crate) fn jump_ability(&self, gravity: f32) -> Option<JumpAbility> {
+        JumpAbility::new(self.body.max_speed, self.jump_speed, gravity).ok()
+    }
+
+    /// Sets the flags from the unit's details.
+    pub(crate) fn sync(&mut self, d: &UnitDetails) {
+        self.routed = d.routed();
+        self.airborne = d.flight.is_some();
+    }
+}
+
+/// The part of a unit a tick reads only when the unit is on a detour or in the air (and the
+/// API when it changes membership).
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct UnitDetails {
+    pub(crate) formation: Option<FormationId>,
+    pub(crate) detour: Vec<Vec2>,
+    pub(crate) detour_tick: u64,
+    pub(crate) next_jump: Option<PlannedJump>,
+    pub(crate) flight: Option<Flight>,
+}
+
+impl UnitDetails {
+    /// Whether the unit has a detour or a planned jump.
+    pub(crate) fn routed(&self) -> bool {
+        !self.detour.is_empty() || self.next_jump.is_some()
+    }
+
+    /// Forgets the detour and the planned jump.
+    pub(crate) fn drop_route(&mut self) {
+        self.detour.clear();
+        self.next_jump = None;
+    }
+}
+
+impl Clone for UnitDetails {
+    /// A copy whose detour keeps room for a planned detour (a derived clone would size it to
+    /// its points, so a cloned world's units would allocate on their first detour).
+    fn clone(&self) -> Self {
+        let mut detour = self.detour.clone();
+        super::detours::reserve_detour(&mut detour);
+        Self {
+            formation: self.formation,
+            detour,
+            detour_tick: self.detour_tick,
+            next_jump: self.next_jump,
+            flight: self.flight,
+        }
+    }
+}
+
+/// A world's units: the three arrays of the [module docs](self), holding the same keys.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct UnitStore {
+    pub(crate) motion: SlotMap<UnitId, UnitMotion>,
+    pub(crate) details: SecondaryMap<UnitId, UnitDetails>,
+    pub(crate) smoothers: SecondaryMap<UnitId, HeadingSmoother>,
+}
+
+impl UnitStore {
+    /// A unit's motion.
+    #[inline]
+    pub(crate) fn get(&self, id: UnitId) -> Option<&UnitMotion> {
+        self.motion.get(id)
+    }
+
+    /// A unit's motion, mutably.
+    #[inline]
+    pub(crate) fn get_mut(&mut self, id: UnitId) -> Option<&mut UnitMotion> {
+        self.motion.get_mut(id)
+    }
+
+    /// Number of units.
+    pub(crate) fn len(&self) -> usize {
+        self.motion.len()
+    }
+
+    /// Stores a unit; its key.
+    pub(crate) fn insert(&mut self, unit: Unit) -> UnitId {
+        let Unit {
+            body,
+            slot_target,
+            smoother,
+            mut detour,
+            flight,
+            formation,
+            role,
+            jump_speed,
+            detour_tick,
+            next_jump,
+        } = unit;
+        super::detours::reserve_detour(&mut detour);
+        let details = UnitDetails {
+            formation,
+            detour,
+            detour_tick,
+            next_jump,
+            flight,
+        };
+        let mut motion = UnitMotion {
+            body,
+            slot_target,
+            role,
+            jump_speed,
+            routed: false,
+            airborne: false,
+        };
+        motion.sync(&details);
+        let id = self.motion.insert(motion);
+        self.details.insert(id, details);
+        self.smoothers.insert(id, smoother);
+        id
+    }
+
+    /// Takes a unit out, whole.
+    pub(crate) fn remove(&mut self, id: UnitId) -> Option<Unit> {
+        let m = self.motion.remove(id)?;
+        let d = self.details.remove(id);
+        let smoother = self.smoothers.remove(id).unwrap_or_default();
+        let (formation, detour, detour_tick, next_jump, flight) = d.map_or_else(
+            || (None, Vec::new(), 0, None, None),
+            |d| (d.formation, d.detour, d.detour_tick, d.next_jump, d.flight),
+        );
+        Some(Unit {
+            body: m.body,
+            slot_target: m.slot_target,
+            smoother,
+            detour,
+            flight,
+            formation,
+            role: m.role,
+            jump_speed: m.jump_speed,
+            detour_tick,
+            next_jump,
+        })
+    }
+
+    /// A view of a unit.
+    pub(crate) fn view(&self, id: UnitId) -> Option<UnitRef<'_>> {
+        let m = self.motion.get(id)?;
+        let d = self.details.get(id)?;
+        let smoother = self.smoothers.get(id)?;
+        Some(UnitRef {
+            body: m.body,
+            slot_target: m.slot_target,
+            smoother: *smoother,
+            detour: &d.detour,
+            flight: d.flight,
+            formation: d.formation,
+            role: m.role,
+            jump_speed: m.jump_speed,
+            detour_tick: d.detour_tick,
+            next_jump: d.next_jump,
+        })
+    }
+
+    /// After loading: every key in all three arrays (else the snapshot is refused), valid
+    /// bodies.
+    pub(crate) fn check_loaded(&self) -> Result<(), WorldError> {
+        let n = self.motion.len();
+        let whole = self.details.len() == n
+            && self.smoothers.len() == n
+            && self
+                .motion
+                .keys()
+                .all(|id| self.details.contains_key(id) && self.smoothers.contains_key(id));
+        if !whole {
+            return Err(WorldError::Invalid {
+                what: "snapshot",
+                why: "units' motion, details and smoothers do not hold the same keys".into(),
+            });
+        }
+        for (_, m) in self.motion.iter() {
+            m.body.validate()?;
+        }
+        Ok(())
+    }
+
+    /// After loading (and after the slot map's free list is rebuilt, which goes through its
+    /// serialized form): detours with their room, flags set from the details (they are not
+    /// saved).
+    pub(crate) fn settle_loaded(&mut self) {
+        for (id, m) in self.motion.iter_mut() {
+            if let Some(d) = self.details.get_mut(id) {
+                super::detours::reserve_detour(&mut d.detour);
+                m.sync(d);
+            }
+        }
+    }
+
+    /// Whether every unit's flags agree with its details (checked by debug builds each tick).
+    pub(crate) fn flags_agree(&self) -> bool {
+        self.motion.iter().all(|(id, m)| {
+            self.details
+                .get(id)
+                .is_some_and(|d| m.routed == d.routed() && m.airborne == d.flight.is_some())
+        })
+    }
+}
+
+/// A unit as the world holds it, read-only ([`World::unit`], [`World::units`]): the fields of
+/// [`Unit`], the detour borrowed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitRef<'a> {
+    /// The body steering moves.
+    pub body: Body,
+    /// Where the unit's slot is this tick.
+    pub slot_target: Option<SlotTarget>,
+    /// Heading smoothing (the anti-judder fix).
+    pub smoother: HeadingSmoother,
+    /// A path around an obstacle to the slot, when the straight line is blocked.
+    pub detour: &'a [Vec2],
+    /// The unit's flight while it is in the air.
+    pub flight: Option<Flight>,
+    /// The leaf formation the unit is a member of; `None` for a free unit.
+    pub formation: Option<FormationId>,
+    /// The role the unit asks for in its formation's pattern.
+    pub role: Role,
+    /// Vertical take-off speed of the unit's jump (0: the unit cannot jump).
+    pub jump_speed: f32,
+    /// Tick at which the detour was planned.
+    pub detour_tick: u64,
+    /// The jump or leap on the unit's detour.
+    pub next_jump: Option<PlannedJump>,
+}
+
+impl UnitRef<'_> {
+    /// The unit's jumping ability under `gravity`, `None` when it cannot jump.
+    pub fn jump_ability(&self, gravity: f32) -> Option<JumpAbility> {
+        JumpAbility::new(self.body.max_speed, self.jump_speed, gravity).ok()
+    }
+
+    /// Whether the unit is in the air.
+    pub fn is_airborne(&self) -> bool {
+        self.flight.is_some()
+    }
+
+    /// The whole record, copied.
+    pub fn to_unit(&self) -> Unit {
+        let mut detour = self.detour.to_vec();
+        super::detours::reserve_detour(&mut detour);
+        Unit {
+            body: self.body,
+            slot_target: self.slot_target,
+            smoother: self.smoother,
+            detour,
+            flight: self.flight,
+            formation: self.formation,
+            role: self.role,
+            jump_speed: self.jump_speed,
+            detour_tick: self.detour_tick,
+            next_jump: self.next_jump,
+        }
+    }
+}
+
+/// What of a unit may be changed from outside ([`World::unit_mut`]): its body (to teleport or
+/// retune it; keep it valid), its role and its jump speed. Membership changes through
+/// [`World::add_member`] and [`World::remove_member`]; detours and flights are the world's.
+#[derive(Debug)]
+pub struct UnitMut<'a> {
+    /// The body steering moves.
+    pub body: &'a mut Body,
+    /// The role the unit asks for in its formation's pattern (taken into account at the next
+    /// slot assignment).
+    pub role: &'a mut Role,
+    /// Vertical take-off speed of the unit's jump (0: the unit cannot jump).
+    pub jump_speed: &'a mut f32,
+}
+
+impl World {
+    /// A unit by key.
+    pub fn unit(&self, id: UnitId) -> Option<UnitRef<'_>> {
+        self.units.view(id)
+    }
+
+    /// A unit by key, mutably (to teleport or retune it; keep the body valid).
+    pub fn unit_mut(&mut self, id: UnitId) -> Option<UnitMut<'_>> {
+        let m = self.units.motion.get_mut(id)?;
+        Some(UnitMut {
+            body: &mut m.body,
+            role: &mut m.role,
+            jump_speed: &mut m.jump_speed,
+        })
+    }
+
+    /// All units, in a stable order (by key).
+    pub fn units(&self) -> impl Iterator<Item = (UnitId, UnitRef<'_>)> {
+        self.units
+            .motion
+            .keys()
+            .filter_map(|id| Some((id, self.units.view(id)?)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cohort_pathing::JumpSource;
+
+    fn record(detour: Vec<Vec2>, flight: bool) -> Unit {
+        Unit {
+            body: Body {
+                position: Vec2::new(3.0, 4.0),
+                ..Body::default()
+            },
+            slot_target: Some(SlotTarget {
+                position: Vec2::new(5.0, 4.0),
+                velocity: Vec2::X,
+                facing: Vec2::X,
+            }),
+            smoother: HeadingSmoother::new(),
+            detour,
+            flight: flight.then_some(Flight {
+                source: JumpSource::Gap(0),
+                from: Vec2::ZERO,
+                velocity: Vec2::X,
+                vertical_speed: 4.0,
+                duration: 1.0,
+                elapsed: 0.25,
+                base_height: 0.0,
+            }),
+            formation: None,
+            role: Role::Custom(7),
+            jump_speed: 4.0,
+            detour_tick: 9,
+            next_jump: None,
+        }
+    }
+
+    #[test]
+    fn a_unit_comes_back_whole_and_its_flags_follow_its_details() {
+        let mut store = UnitStore::default();
+        let plain = store.insert(record(Vec::new(), false));
+        let routed = store.insert(record(vec![Vec2::ONE, Vec2::Y], false));
+        let flying = store.insert(record(Vec::new(), true));
+        let flags = |id| store.get(id).map(|m| (m.routed, m.airborne));
+        assert_eq!(flags(plain), Some((false, false)));
+        assert_eq!(flags(routed), Some((true, false)));
+        assert_eq!(flags(flying), Some((false, true)));
+        assert!(store.flags_agree());
+        // The view reads the same record back.
+        let view = store.view(routed).map(|v| v.to_unit());
+        assert_eq!(view, Some(record(vec![Vec2::ONE, Vec2::Y], false)));
+        // Removal hands back everything, from all three arrays.
+        assert_eq!(store.remove(flying), Some(record(Vec::new(), true)));
+        assert_eq!(store.remove(flying), None);
+        assert_eq!(store.len(), 2);
+        assert_eq!((store.details.len(), store.smoothers.len()), (2, 2));
+        // A flag out of step with the details is caught.
+        if let Some(m) = store.get_mut(plain) {
+            m.airborne = true;
+        }
+        assert!(!store.flags_agree());
+    }
+
+    #[test]
+    fn a_loaded_store_missing_a_part_is_refused() {
+        let mut store = UnitStore::default();
+        let a = store.insert(record(Vec::new(), false));
+        store.insert(record(Vec::new(), false));
+        assert!(store.check_loaded().is_ok());
+        let mut no_details = store.clone();
+        no_details.details.remove(a);
+        assert!(no_details.check_loaded().is_err());
+        let mut no_smoother = store.clone();
+        no_smoother.smoothers.remove(a);
+        assert!(no_smoother.check_loaded().is_err());
+        let mut bad_body = store;
+        if let Some(m) = bad_body.get_mut(a) {
+            m.body.position.x = f32::NAN;
+        }
+        assert!(bad_body.check_loaded().is_err());
+    }
+}
