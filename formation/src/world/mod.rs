@@ -5,10 +5,10 @@
 //! 1. [`World::apply_orders`]: orders queued since the last tick take effect;
 //! 2. [`World::update_formations`]: anchors move on their paths, slot targets are computed
 //!    top-down through the formation tree (platoon → squad → fire team → unit);
-//! 3. [`World::steer_units`]: units blocked from their slot plan detours (and take off at a
-//!    jump point); every unit's behaviours are evaluated and combined into a force;
-//! 4. [`World::integrate_units`]: forces become velocities and positions under max force and
-//!    max speed;
+//! 3. and 4. [`World::steer_and_move_units`]: units blocked from their slot plan detours (and
+//!    take off at a jump point); every unit's behaviours are evaluated and combined into a
+//!    force (steering), which becomes its velocity and position under max force and max speed
+//!    (locomotion), in one walk over the units;
 //! 5. [`World::resolve_constraints`]: non-penetration between units and against the map;
 //!    headings are smoothed towards the motion that remains.
 //! 6. [`World::fly_units`]: units in the air (jumping a link or a gap) move along their arcs
@@ -245,8 +245,7 @@ impl World {
         self.run_tactics(dt);
         self.update_formations(dt);
         self.drive_tactical_slots();
-        self.steer_units(dt);
-        self.integrate_units(dt);
+        self.steer_and_move_units(dt);
         self.resolve_constraints(dt);
         self.fly_units(dt);
         self.tick += 1;

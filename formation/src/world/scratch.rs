@@ -14,8 +14,8 @@ use crate::ids::{FormationId, UnitId};
 pub struct Scratch {
     pub(crate) ids: Vec<UnitId>,
     pub(crate) bodies: Vec<Body>,
+    /// Per steered unit: its position before this tick's move.
     pub(crate) previous: Vec<Vec2>,
-    pub(crate) forces: Vec<Vec2>,
     /// Per steered unit: its separation sum (see `world/separation.rs`).
     pub(crate) separation: Vec<Vec2>,
     /// The separation sweep's radii and sums in the neighbour search's order.

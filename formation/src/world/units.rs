@@ -29,9 +29,13 @@ const CELL_HEADROOM: f32 = 1.001;
 const ZONE_SLACK: f32 = 1e-3;
 
 impl World {
-    /// Stage 3: every unit's behaviours are evaluated and combined into one force, in unit-key
-    /// order, from positions at the start of the stage.
-    pub fn steer_units(&mut self, dt: f32) {
+    /// Stages 3 and 4: every unit's behaviours are evaluated and combined into one force, in
+    /// unit-key order, from positions at the start of the stage, and the force moves the unit
+    /// (max force, max speed). One walk does both: a unit's steering reads no other unit's
+    /// body (separation is summed beforehand), so integrating each unit as soon as its force
+    /// is known gives what two walks would, without streaming the bodies twice. Works on the
+    /// dense arrays of the gather; stage 5 writes the bodies back to the units.
+    pub fn steer_and_move_units(&mut self, dt: f32) {
         self.gather_planning_detours();
         let Self {
             terrain,
@@ -72,8 +76,8 @@ impl World {
         let reach = reach_at(if share_pairs { pair_margin } else { 0.0 });
         let Scratch {
             bodies,
+            previous,
             goals,
-            forces,
             separation,
             sweep_buffers,
             zones,
@@ -106,8 +110,8 @@ impl World {
                 sweep.run(&brute, sweep_buffers, separation, None);
             }
         }
-        forces.clear();
-        forces.resize(n, Vec2::ZERO);
+        previous.clear();
+        previous.resize(n, Vec2::ZERO);
         let arrive = ArriveParams {
             tweaker: settings.arrive_time * 0.5,
             ..ArriveParams::default()
@@ -117,7 +121,6 @@ impl World {
         let ctx = SteerContext {
             terrain,
             goals,
-            bodies,
             separation,
             settings,
             arrive: &arrive,
@@ -125,23 +128,13 @@ impl World {
             obstacles: &obstacle_params,
         };
         let out = SteerOutput {
-            forces,
+            bodies,
+            previous,
             zones: zones.get_mut(..n).unwrap_or(&mut []),
             near_obstacles,
             near_walls,
         };
-        ctx.steer_all(out);
-    }
-
-    /// Stage 4: forces become velocities and positions (max force, max speed). Works on the
-    /// dense arrays gathered in stage 3; stage 5 writes the bodies back to the units.
-    pub fn integrate_units(&mut self, dt: f32) {
-        let s = &mut self.scratch;
-        s.previous.clear();
-        for (i, body) in s.bodies.iter_mut().enumerate() {
-            s.previous.push(body.position);
-            integrate(body, s.forces.get(i).copied().unwrap_or(Vec2::ZERO), dt);
-        }
+        ctx.steer_all(out, dt);
     }
 }
 
@@ -149,7 +142,6 @@ impl World {
 struct SteerContext<'a> {
     terrain: &'a Terrain,
     goals: &'a [(Vec2, Vec2)],
-    bodies: &'a [Body],
     /// Per unit: the separation sum of [`SeparationSweep`] (times the unit's max force
     /// gives its separation force).
     separation: &'a [Vec2],
@@ -160,39 +152,48 @@ struct SteerContext<'a> {
 }
 
 impl SteerContext<'_> {
-    /// The force of every unit, in unit-key order, into `out.forces` (as long as `bodies`).
+    /// Steers and moves every unit, in unit-key order: its force, from its body as gathered,
+    /// then [`integrate`] (its position before the move kept in `out.previous`).
     ///
     /// With the `parallel` feature, when rayon's current pool has more than one thread, the
-    /// units are split into chunks steered on its threads; each force depends only on the
-    /// stage's inputs, so the result is bit-identical to the single-thread loop (which runs
-    /// in a one-thread pool, and without the feature).
-    fn steer_all(&self, out: SteerOutput<'_>) {
+    /// units are split into chunks steered on its threads; each unit's force and move depend
+    /// only on the stage's inputs and its own body, so the result is bit-identical to the
+    /// single-thread loop (which runs in a one-thread pool, and without the feature).
+    fn steer_all(&self, out: SteerOutput<'_>, dt: f32) {
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
-            out.forces
+            out.bodies
                 .par_chunks_mut(PARALLEL_CHUNK)
+                .zip(out.previous.par_chunks_mut(PARALLEL_CHUNK))
                 .zip(out.zones.par_chunks_mut(PARALLEL_CHUNK))
                 .enumerate()
                 .for_each_init(
                     || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, (chunk, zones))| {
-                        for (k, (force, zone)) in chunk.iter_mut().zip(zones).enumerate() {
+                    |(obstacles, walls), (c, ((bodies, previous), zones))| {
+                        let units = bodies.iter_mut().zip(previous).zip(zones);
+                        for (k, ((body, previous), zone)) in units.enumerate() {
                             let i = c * PARALLEL_CHUNK + k;
-                            *force = self.steer_one(i, obstacles, walls, zone);
+                            let force = self.steer_one(i, body, obstacles, walls, zone);
+                            *previous = body.position;
+                            integrate(body, force, dt);
                         }
                     },
                 );
             return;
         }
         let SteerOutput {
-            forces,
+            bodies,
+            previous,
             zones,
             near_obstacles,
             near_walls,
         } = out;
-        for (i, (force, zone)) in forces.iter_mut().zip(zones).enumerate() {
-            *force = self.steer_one(i, near_obstacles, near_walls, zone);
+        let units = bodies.iter_mut().zip(previous).zip(zones);
+        for (i, ((body, previous), zone)) in units.enumerate() {
+            let force = self.steer_one(i, body, near_obstacles, near_walls, zone);
+            *previous = body.position;
+            integrate(body, force, dt);
         }
     }
 
@@ -203,14 +204,15 @@ impl SteerContext<'_> {
     fn steer_one(
         &self,
         i: usize,
+        body: &Body,
         near_obstacles: &mut Vec<CircleObstacle>,
         near_walls: &mut Vec<Wall>,
         zone: &mut FreeZone,
     ) -> Vec2 {
-        let (Some(&body), Some(&(goal, goal_velocity))) = (self.bodies.get(i), self.goals.get(i))
-        else {
+        let Some(&(goal, goal_velocity)) = self.goals.get(i) else {
             return Vec2::ZERO;
         };
+        let body = *body;
         let settings = self.settings;
         let mut acc = ForceAccumulator::new(body.max_force);
         // 1. walls, 2. obstacles: near geometry from the map's broad phase.
@@ -265,10 +267,11 @@ impl SteerContext<'_> {
     }
 }
 
-/// Where the steering stage writes: per-unit forces and free zones, and the geometry buffers
-/// of the single-thread loop.
+/// Where the steering stage writes: the bodies it moves, their positions before the move,
+/// the free zones, and the geometry buffers of the single-thread loop.
 struct SteerOutput<'a> {
-    forces: &'a mut [Vec2],
+    bodies: &'a mut [Body],
+    previous: &'a mut [Vec2],
     zones: &'a mut [FreeZone],
     near_obstacles: &'a mut Vec<CircleObstacle>,
     near_walls: &'a mut Vec<Wall>,
