@@ -60,7 +60,8 @@ impl DetourPlanner<'_> {
             return false;
         };
         let pos = unit.body.position;
-        if let (true, Some(d)) = (unit.routed, details.get_mut(id)) {
+        // (Only a unit with a route looks its details up: the lookup is a trip to memory.)
+        if let Some(d) = unit.routed.then(|| details.get_mut(id)).flatten() {
             if let Some(j) = d.next_jump {
                 // A take-off point is reached more closely than a walking waypoint: the unit
                 // must stand on it to make the jump.
