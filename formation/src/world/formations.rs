@@ -244,8 +244,8 @@ impl World {
         self.open_lanes();
     }
 
-    /// Reads what tallying the formations `order` will read (their records, member lists and
-    /// units) in two flat walks, so that the cache misses of many formations are waited for
+    /// Reads what tallying the formations `order` will read (their records, member lists,
+    /// slots and units) in two flat walks, so that the cache misses of many formations are waited for
     /// together. The tally itself walks a chain per formation (record, then member list, then
     /// units), and with 100,000 units each link is a trip to memory that nothing overlaps;
     /// called one top-level formation ahead, this takes the tally's misses from about a fifth
@@ -254,8 +254,8 @@ impl World {
     /// what they read, for the caller to hand to `std::hint::black_box`. It changes no state.
     fn read_ahead(&self, order: &[FormationId]) -> u32 {
         let mut sum = 0u32;
-        // First the records and the first line of each member list, then the units: a walk
-        // whose loads do not wait on each other.
+        // First the records and the first line of each member list, then the slots and the
+        // units: walks whose loads do not wait on each other.
         for &id in order {
             if let Some(f) = self.formations.get(id) {
                 let first = f.members.first().map_or(0, |m| match *m {
@@ -269,6 +269,9 @@ impl World {
             let Some(f) = self.formations.get(id) else {
                 continue;
             };
+            for slot in &f.slots {
+                sum = sum.wrapping_add(slot.offset.x.to_bits());
+            }
             for m in &f.members {
                 if let Member::Unit(u) = *m
                     && let Some(u) = self.units.get(u)
