@@ -24,10 +24,14 @@ impl World {
             ..
         } = self;
         let n = scratch.bodies.len();
-        scratch.positions.clear();
-        scratch
-            .positions
-            .extend(scratch.bodies.iter().map(|b| b.position));
+        // `positions` holds where stages 3–4 moved the units (and `previous` where they stood);
+        // taken from the bodies if this stage runs on its own.
+        if scratch.positions.len() != n {
+            scratch.positions.clear();
+            scratch
+                .positions
+                .extend(scratch.bodies.iter().map(|b| b.position));
+        }
         if let Some(solver) = scratch.solver.as_mut() {
             solver.resolve(
                 &mut scratch.positions,

@@ -110,8 +110,11 @@ impl World {
                 sweep.run(&brute, sweep_buffers, separation, None);
             }
         }
-        previous.clear();
-        previous.resize(n, Vec2::ZERO);
+        // The gathered positions are where the units stand before they move: they become
+        // `previous`, and `positions` (last tick's `previous`, so usually of the right length
+        // already) takes the moved ones. Stage 5 reads both.
+        std::mem::swap(positions, previous);
+        positions.resize(n, Vec2::ZERO);
         let arrive = ArriveParams {
             tweaker: settings.arrive_time * 0.5,
             ..ArriveParams::default()
@@ -129,7 +132,7 @@ impl World {
         };
         let out = SteerOutput {
             bodies,
-            previous,
+            positions,
             zones: zones.get_mut(..n).unwrap_or(&mut []),
             near_obstacles,
             near_walls,
@@ -153,7 +156,7 @@ struct SteerContext<'a> {
 
 impl SteerContext<'_> {
     /// Steers and moves every unit, in unit-key order: its force, from its body as gathered,
-    /// then [`integrate`] (its position before the move kept in `out.previous`).
+    /// then [`integrate`]; its new position also goes to `out.positions`.
     ///
     /// With the `parallel` feature, when rayon's current pool has more than one thread, the
     /// units are split into chunks steered on its threads; each unit's force and move depend
@@ -165,18 +168,18 @@ impl SteerContext<'_> {
             use rayon::prelude::*;
             out.bodies
                 .par_chunks_mut(PARALLEL_CHUNK)
-                .zip(out.previous.par_chunks_mut(PARALLEL_CHUNK))
+                .zip(out.positions.par_chunks_mut(PARALLEL_CHUNK))
                 .zip(out.zones.par_chunks_mut(PARALLEL_CHUNK))
                 .enumerate()
                 .for_each_init(
                     || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, ((bodies, previous), zones))| {
-                        let units = bodies.iter_mut().zip(previous).zip(zones);
-                        for (k, ((body, previous), zone)) in units.enumerate() {
+                    |(obstacles, walls), (c, ((bodies, positions), zones))| {
+                        let units = bodies.iter_mut().zip(positions).zip(zones);
+                        for (k, ((body, position), zone)) in units.enumerate() {
                             let i = c * PARALLEL_CHUNK + k;
                             let force = self.steer_one(i, body, obstacles, walls, zone);
-                            *previous = body.position;
                             integrate(body, force, dt);
+                            *position = body.position;
                         }
                     },
                 );
@@ -184,16 +187,16 @@ impl SteerContext<'_> {
         }
         let SteerOutput {
             bodies,
-            previous,
+            positions,
             zones,
             near_obstacles,
             near_walls,
         } = out;
-        let units = bodies.iter_mut().zip(previous).zip(zones);
-        for (i, ((body, previous), zone)) in units.enumerate() {
+        let units = bodies.iter_mut().zip(positions).zip(zones);
+        for (i, ((body, position), zone)) in units.enumerate() {
             let force = self.steer_one(i, body, near_obstacles, near_walls, zone);
-            *previous = body.position;
             integrate(body, force, dt);
+            *position = body.position;
         }
     }
 
@@ -267,11 +270,11 @@ impl SteerContext<'_> {
     }
 }
 
-/// Where the steering stage writes: the bodies it moves, their positions before the move,
-/// the free zones, and the geometry buffers of the single-thread loop.
+/// Where the steering stage writes: the bodies it moves, their positions after the move, the
+/// free zones, and the geometry buffers of the single-thread loop.
 struct SteerOutput<'a> {
     bodies: &'a mut [Body],
-    previous: &'a mut [Vec2],
+    positions: &'a mut [Vec2],
     zones: &'a mut [FreeZone],
     near_obstacles: &'a mut Vec<CircleObstacle>,
     near_walls: &'a mut Vec<Wall>,
