@@ -24,6 +24,7 @@ impl World {
             ..
         } = self;
         let mut dense = DenseUnits {
+            count: 0,
             ids: &mut scratch.ids,
             bodies: &mut scratch.bodies,
             positions: &mut scratch.positions,
@@ -50,12 +51,13 @@ impl World {
         } = units;
         for (id, unit) in motion.iter_mut() {
             if !unit.airborne && planner.plan(id, unit, details) {
-                launches.push((id, dense.ids.len()));
+                launches.push((id, dense.count));
             }
             unit_limits.0 = unit_limits.0.max(unit.body.radius);
             unit_limits.1 = unit_limits.1.max(unit.body.max_speed);
             dense.push(id, unit, details);
         }
+        dense.finish();
         if launches.is_empty() {
             return;
         }
@@ -91,11 +93,14 @@ struct DenseUnits<'a> {
     goals: &'a mut Vec<(Vec2, Vec2)>,
     zones: &'a mut Vec<FreeZone>,
     airborne: &'a mut usize,
+    /// Entries pushed so far (`ids` keeps the last gather's keys beyond it until `finish`).
+    count: usize,
 }
 
 impl DenseUnits<'_> {
+    /// Starts a gather; `ids` is overwritten in place (see [`DenseUnits::push`]).
     fn clear(&mut self) {
-        self.ids.clear();
+        self.count = 0;
         self.bodies.clear();
         self.positions.clear();
         self.radii.clear();
@@ -111,19 +116,37 @@ impl DenseUnits<'_> {
             *self.airborne += 1;
             return;
         }
-        // A free zone stays with its unit while the unit keeps its place in the arrays.
-        let k = self.ids.len();
-        match self.zones.get_mut(k) {
-            Some(zone) if zone.unit == Some(id) => {}
-            Some(zone) => *zone = FreeZone::unclaimed(id),
-            None => self.zones.push(FreeZone::unclaimed(id)),
+        // A free zone stays with its unit while the unit keeps its place in the arrays: the
+        // last gather's key at this index says whose zone it is.
+        let k = self.count;
+        let kept = match self.ids.get_mut(k) {
+            Some(owner) if *owner == id => true,
+            Some(owner) => {
+                *owner = id;
+                false
+            }
+            None => {
+                self.ids.push(id);
+                false
+            }
+        };
+        if !kept {
+            match self.zones.get_mut(k) {
+                Some(zone) => *zone = FreeZone::closed(),
+                None => self.zones.push(FreeZone::closed()),
+            }
         }
+        self.count += 1;
         let (body, position, radius, goal) = entry_of(id, u, details);
-        self.ids.push(id);
         self.bodies.push(body);
         self.positions.push(position);
         self.radii.push(radius);
         self.goals.push(goal);
+    }
+
+    /// Ends a gather: `ids` as long as the other arrays.
+    fn finish(&mut self) {
+        self.ids.truncate(self.count);
     }
 }
 

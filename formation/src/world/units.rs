@@ -13,7 +13,6 @@ use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 use super::separation::SeparationSweep;
 
 use super::{Scratch, Terrain, World, WorldSettings};
-use crate::ids::UnitId;
 
 /// Units per work item of the parallel steering stage (`parallel` feature).
 #[cfg(feature = "parallel")]
@@ -284,13 +283,13 @@ struct SteerOutput<'a> {
 const FREE_ZONE_EXTRA: f32 = 4.0;
 
 /// A ball around where a unit once stood known to hold no static geometry (the map's
-/// obstacles and walls never change). Kept between ticks in the scratch arrays; it only ever
-/// skips queries that would have found nothing, so results do not depend on it (a world
-/// restored from a snapshot starts without zones and steps identically).
-#[derive(Clone, Copy, Debug, Default)]
+/// obstacles and walls never change). Kept between ticks in the scratch arrays, at the same
+/// index as its unit's key in the gather's `ids` (which the gather overwrites in place, so it
+/// knows whose zone an entry was); it only ever skips queries that would have found nothing,
+/// so results do not depend on it (a world restored from a snapshot starts without zones and
+/// steps identically).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct FreeZone {
-    /// The unit whose zone this is.
-    pub(super) unit: Option<UnitId>,
     centre: Vec2,
     /// Negative: no zone.
     radius: f32,
@@ -306,9 +305,9 @@ impl FreeZone {
         self.radius = -1.0;
     }
 
-    pub(super) fn unclaimed(unit: UnitId) -> Self {
+    /// No zone (yet).
+    pub(super) fn closed() -> Self {
         Self {
-            unit: Some(unit),
             centre: Vec2::ZERO,
             radius: -1.0,
         }
