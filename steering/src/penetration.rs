@@ -13,8 +13,10 @@ use crate::body::Body;
 use crate::error::SteeringError;
 use crate::grid::{CellGrid, NeighbourSearch};
 
+mod repair;
 mod static_geometry;
 
+pub use repair::REPAIR_MAX;
 pub use static_geometry::{
     constrain_to_static, crosses_wall, push_out_of_circle, push_out_of_wall, remove_velocity_into,
     stop_at_wall,
@@ -90,6 +92,8 @@ pub struct PenetrationSolver {
     moved_in: Vec<u32>,
     /// Iterations run so far over all calls (stamps of `moved_in`).
     epoch: u32,
+    /// Buffers of the local repair of handed-in candidates (see `penetration/repair.rs`).
+    repair: repair::RepairScratch,
 }
 
 impl PenetrationSolver {
@@ -107,6 +111,7 @@ impl PenetrationSolver {
             radii: Vec::new(),
             moved_in: Vec::new(),
             epoch: 0,
+            repair: Default::default(),
         })
     }
 
@@ -157,17 +162,37 @@ impl PenetrationSolver {
         radii: &[f32],
         iterations: u32,
     ) -> ResolveStats {
-        self.resolve_checking(positions, radii, iterations, false)
+        self.resolve_checking::<CellGrid>(positions, radii, iterations, false, None)
     }
 
-    /// [`Self::resolve`]; with `recheck_all`, every iteration measures every candidate pair
-    /// (the tests' reference for skipping pairs that did not move).
-    fn resolve_checking(
+    /// [`Self::resolve`] given `index`, the neighbour search the handed-in candidates were
+    /// collected from (built on the positions given to [`Self::seed_candidates`]): when some
+    /// circles have moved more than half the margin from their anchors, only their pairs are
+    /// looked up again, in `index`, instead of every circle's pairs being collected afresh
+    /// (which a single drifted circle would otherwise cause, so the more circles, the more
+    /// often). Up to [`REPAIR_MAX`] circles a call; beyond, as [`Self::resolve`]. The candidate
+    /// order then differs from a fresh collection's, so results may differ in the last bits;
+    /// no overlapping pair is missed either way.
+    pub fn resolve_seeded<S: NeighbourSearch>(
+        &mut self,
+        positions: &mut [Vec2],
+        radii: &[f32],
+        iterations: u32,
+        index: &S,
+    ) -> ResolveStats {
+        self.resolve_checking(positions, radii, iterations, false, Some(index))
+    }
+
+    /// [`Self::resolve`] (with an index, [`Self::resolve_seeded`]); with `recheck_all`, every
+    /// iteration measures every candidate pair (the tests' reference for skipping pairs that
+    /// did not move).
+    fn resolve_checking<S: NeighbourSearch>(
         &mut self,
         positions: &mut [Vec2],
         radii: &[f32],
         iterations: u32,
         recheck_all: bool,
+        index: Option<&S>,
     ) -> ResolveStats {
         let n = positions.len().min(radii.len()).min(u32::MAX as usize);
         let (Some(positions), Some(radii)) = (positions.get_mut(..n), radii.get(..n)) else {
@@ -190,6 +215,14 @@ impl PenetrationSolver {
             }
             _ => (true, 0.0),
         };
+        // The index holds the anchors only while the candidates are the handed-in ones.
+        let mut index = match seeded {
+            Some(m) if self.anchors.len() == n => index.map(|ix| (ix, m)),
+            _ => None,
+        };
+        if index.is_some() {
+            self.repair.start(n);
+        }
         // A pair neither of whose circles moved since it was last measured apart is still
         // apart: after the first iteration (and after fresh candidates), only pairs with a
         // circle moved in the previous iteration are measured again.
@@ -202,13 +235,23 @@ impl PenetrationSolver {
         let mut everything = true;
         for _ in 0..iterations {
             if stale {
-                self.grid.rebuild(positions);
-                self.collect_candidates(positions, radii, own_margin);
-                self.anchors.clear();
-                self.anchors.extend_from_slice(positions);
-                drift_sq = (own_margin * 0.5) * (own_margin * 0.5);
+                let repaired = index.is_some_and(|(ix, m)| {
+                    self.repair_candidates(positions, radii, ix, m, drift_sq)
+                });
+                if !repaired {
+                    self.grid.rebuild(positions);
+                    self.collect_candidates(positions, radii, own_margin);
+                    self.anchors.clear();
+                    self.anchors.extend_from_slice(positions);
+                    drift_sq = (own_margin * 0.5) * (own_margin * 0.5);
+                    index = None;
+                    everything = true;
+                }
+                // After a repair, every pair that can have changed has a circle that moved in
+                // the previous iteration (a circle only drifts past the limit by moving, and
+                // is re-anchored the next iteration), so the skipping below still measures
+                // every pair it must; the first iteration measures everything anyway.
                 stale = false;
-                everything = true;
             }
             let last = self.epoch;
             self.epoch += 1;
@@ -654,7 +697,7 @@ mod tests {
             // Several calls on the same solvers, so stamps of earlier calls are about.
             for round in 0..rounds {
                 let sa = a.resolve(&mut fast, &radii, iterations);
-                let sb = b.resolve_checking(&mut full, &radii, iterations, true);
+                let sb = b.resolve_checking::<CellGrid>(&mut full, &radii, iterations, true, None);
                 prop_assert_eq!(
                     (sa.iterations, sa.pairs, sa.last_max_overlap.to_bits()),
                     (sb.iterations, sb.pairs, sb.last_max_overlap.to_bits()),

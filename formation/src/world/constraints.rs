@@ -32,12 +32,19 @@ impl World {
                 .positions
                 .extend(scratch.bodies.iter().map(|b| b.position));
         }
-        if let Some(solver) = scratch.solver.as_mut() {
-            solver.resolve(
-                &mut scratch.positions,
-                &scratch.radii,
-                settings.penetration_iterations,
-            );
+        // The candidate pairs were collected in stage 3 from the neighbour grid: the solver
+        // looks up the pairs of the few units that moved too far in it, instead of collecting
+        // everyone's again.
+        let (positions, radii) = (&mut scratch.positions, &scratch.radii);
+        let iterations = settings.penetration_iterations;
+        match (scratch.solver.as_mut(), scratch.grid.as_ref()) {
+            (Some(solver), Some(grid)) => {
+                solver.resolve_seeded(positions, radii, iterations, grid);
+            }
+            (Some(solver), None) => {
+                solver.resolve(positions, radii, iterations);
+            }
+            _ => {}
         }
         scratch.held.clear();
         scratch.held.resize(n, false);
