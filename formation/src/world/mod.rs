@@ -68,7 +68,7 @@ pub const MAX_SUBSTEPS: u32 = 8;
 /// A unit, whole: a body, the formation it belongs to and where its slot is. The world stores
 /// its parts apart (see `world/unit_store.rs`); [`World::unit`] reads them as a [`UnitRef`],
 /// [`World::kill_unit`] hands the whole record back.
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     /// The body steering moves.
     pub body: Body,
@@ -94,27 +94,6 @@ pub struct Unit {
     /// The jump or leap on the unit's detour, taken when it reaches the take-off point.
     #[serde(default)]
     pub next_jump: Option<PlannedJump>,
-}
-
-impl Clone for Unit {
-    /// A copy whose detour keeps room for a planned detour (a derived clone would size it to
-    /// its points, so a cloned world's units would allocate on their first detour).
-    fn clone(&self) -> Self {
-        let mut detour = self.detour.clone();
-        detours::reserve_detour(&mut detour);
-        Self {
-            body: self.body,
-            slot_target: self.slot_target,
-            smoother: self.smoother,
-            detour,
-            flight: self.flight,
-            formation: self.formation,
-            role: self.role,
-            jump_speed: self.jump_speed,
-            detour_tick: self.detour_tick,
-            next_jump: self.next_jump,
-        }
-    }
 }
 
 /// World-wide tuning of unit steering (plain data, defaults that work).

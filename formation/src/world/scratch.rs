@@ -12,6 +12,8 @@ use crate::ids::{FormationId, UnitId};
 /// (grown) as needed, never shrunk, so a warm world steps without allocating.
 #[derive(Default)]
 pub struct Scratch {
+    /// Per steered unit: its key. Overwritten in place by each gather, so the key an entry
+    /// held last tick says whose free zone (`zones`) the entry holds.
     pub(crate) ids: Vec<UnitId>,
     pub(crate) bodies: Vec<Body>,
     /// Per steered unit: its position before this tick's move.

@@ -281,13 +281,11 @@ impl UnitRef<'_> {
 
     /// The whole record, copied.
     pub fn to_unit(&self) -> Unit {
-        let mut detour = self.detour.to_vec();
-        super::detours::reserve_detour(&mut detour);
         Unit {
             body: self.body,
             slot_target: self.slot_target,
             smoother: self.smoother,
-            detour,
+            detour: self.detour.to_vec(),
             flight: self.flight,
             formation: self.formation,
             role: self.role,
