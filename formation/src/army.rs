@@ -68,15 +68,13 @@ impl ArmySpec {
     /// The army's map: [`army_map`] seeded from [`ArmySpec::seed`], or the same square
     /// empty when [`ArmySpec::obstacles`] is off.
     pub fn map(&self) -> Map {
-        let map = army_map(
+        if !self.obstacles {
+            return Map::with_bounds(Vec2::ZERO, Vec2::splat(map_side(self.map_size)));
+        }
+        army_map(
             self.map_size,
             &mut SimRng::seed_from(self.seed ^ 0xA53A_9E1D),
-        );
-        if self.obstacles {
-            map
-        } else {
-            Map::with_bounds(map.min, map.max)
-        }
+        )
     }
 }
 
@@ -92,11 +90,7 @@ pub struct Army {
 /// The map: trees on a jittered 40 m grid, a 10 m building every 200 m and a 30 m wall
 /// every 250 m, all seeded.
 pub fn army_map(size: f32, rng: &mut SimRng) -> Map {
-    let size = if size.is_finite() {
-        size.max(100.0)
-    } else {
-        1000.0
-    };
+    let size = map_side(size);
     let mut map = Map::with_bounds(Vec2::ZERO, Vec2::splat(size));
     let steps = |spacing: f32| (size / spacing) as u32;
     for gy in 0..steps(40.0) {
@@ -127,6 +121,16 @@ pub fn army_map(size: f32, rng: &mut SimRng) -> Map {
     map
 }
 
+/// The side of an army's square map for a requested `size`: at least 100 m, 1 km when
+/// `size` is not finite.
+fn map_side(size: f32) -> f32 {
+    if size.is_finite() {
+        size.max(100.0)
+    } else {
+        1000.0
+    }
+}
+
 fn invalid(why: String) -> WorldError {
     WorldError::Invalid { what: "army", why }
 }
@@ -135,10 +139,7 @@ fn invalid(why: String) -> WorldError {
 /// degenerate (no units, or more than the world accepts).
 pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, WorldError> {
     if spec.units == 0 {
-        return Err(WorldError::Invalid {
-            what: "army",
-            why: "needs at least one unit".into(),
-        });
+        return Err(invalid("needs at least one unit".into()));
     }
     let map = spec.map();
     let mut rng = SimRng::seed_from(spec.seed ^ 0x005E_ED0F_A53A);
@@ -301,6 +302,18 @@ mod tests {
         );
     }
 
+    /// Every unit stands on the map.
+    fn assert_on_map(world: &World) {
+        let map = world.map();
+        for (_, u) in world.units() {
+            let p = u.body.position;
+            assert!(
+                p.cmpge(map.min).all() && p.cmple(map.max).all(),
+                "{p} off the map"
+            );
+        }
+    }
+
     /// Two units of the army overlap (brute force; small armies only).
     fn overlaps(world: &World) -> usize {
         let bodies: Vec<Body> = world.units().map(|(_, u)| u.body).collect();
@@ -315,28 +328,26 @@ mod tests {
         n
     }
 
-    #[test]
-    fn army_starts_in_formation_without_overlaps() {
-        // A 200 m map holds about 70 platoons at the standard pitch: 3,000 units fill most of
-        // its western part, as 100,000 fill the 1 km map's. (In an open field: among trees,
-        // a unit placed on one is pushed out of it, perhaps onto a neighbour.)
+    /// `units` on a 200 m map in an open field (among trees, a unit placed on one is pushed
+    /// out of it, perhaps onto a neighbour, so every overlap is the layout's).
+    fn open_200m(units: usize) -> Army {
         let spec = ArmySpec {
-            units: 3000,
+            units,
             map_size: 200.0,
             march: 50.0,
             obstacles: false,
             ..ArmySpec::default()
         };
-        let mut army = build_army(&spec, WorldSettings::default()).unwrap();
+        build_army(&spec, WorldSettings::default()).unwrap()
+    }
+
+    #[test]
+    fn army_starts_in_formation_without_overlaps() {
+        // A 200 m map holds about 70 platoons at the standard pitch: 3,000 units fill most of
+        // its western part, as 100,000 fill the 1 km map's.
+        let mut army = open_200m(3000);
         assert_eq!(overlaps(&army.world), 0);
-        let map = army.world.map().clone();
-        for (_, u) in army.world.units() {
-            let p = u.body.position;
-            assert!(
-                p.cmpge(map.min).all() && p.cmple(map.max).all(),
-                "{p} off the map"
-            );
-        }
+        assert_on_map(&army.world);
         // Every unit stands on the slot it is given (the squads' boxes, the platoons' box).
         army.world.step(0.05);
         let (mut worst, mut sum) = (0.0f32, 0.0f32);
@@ -355,30 +366,15 @@ mod tests {
 
     #[test]
     fn an_army_too_large_for_its_map_is_packed_onto_it() {
-        // Twice what the 200 m map holds at the standard pitch, in an open field (so every
-        // overlap is the packing's).
-        let spec = ArmySpec {
-            units: 6000,
-            map_size: 200.0,
-            march: 50.0,
-            obstacles: false,
-            ..ArmySpec::default()
-        };
-        let army = build_army(&spec, WorldSettings::default()).unwrap();
+        // Twice what the 200 m map holds at the standard pitch.
+        let army = open_200m(6000);
         assert_eq!(army.world.unit_count(), 6000);
         // The platoons touch (some units overlap) but stay on the map.
         assert!(
             overlaps(&army.world) > 0,
             "not packed closer than the pitch"
         );
-        let map = army.world.map();
-        for (_, u) in army.world.units() {
-            let p = u.body.position;
-            assert!(
-                p.cmpge(map.min).all() && p.cmple(map.max).all(),
-                "{p} off the map"
-            );
-        }
+        assert_on_map(&army.world);
     }
 
     #[test]

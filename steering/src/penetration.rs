@@ -236,7 +236,7 @@ impl PenetrationSolver {
         for _ in 0..iterations {
             if stale {
                 let repaired = index.is_some_and(|(ix, m)| {
-                    self.repair_candidates(positions, radii, ix, m, drift_sq)
+                    self.repair_candidates(positions, radii, max_radius, ix, m, drift_sq)
                 });
                 if !repaired {
                     self.grid.rebuild(positions);

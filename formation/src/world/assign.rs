@@ -125,6 +125,9 @@ fn stuck(units: &UnitStore, member: Member) -> bool {
     };
     let far = (t.position - u.body.position).length() > (2.0 * u.body.radius).max(1.0);
     let still = (u.body.velocity - t.velocity).length() < 0.1 * u.body.max_speed;
-    let on_detour = || units.details.get(id).is_some_and(|d| !d.detour.is_empty());
-    far && still && !u.airborne && !(u.routed && on_detour())
+    let walking = || {
+        u.details_in(id, &units.details)
+            .is_none_or(|d| d.detour.is_empty() && d.flight.is_none())
+    };
+    far && still && walking()
 }

@@ -1,12 +1,10 @@
 //! Detours: a unit far from a slot it cannot see plans a path to it (through jump links when
 //! the unit can jump), instead of pushing on into the obstacle.
 
-use slotmap::SecondaryMap;
-
 use super::WorldSettings;
 use super::jumps::first_jump;
 use super::terrain::{PathPlan, Terrain};
-use super::unit_store::{UnitDetails, UnitMotion};
+use super::unit_store::{Details, UnitMotion};
 use crate::ids::UnitId;
 
 /// Ticks between re-planning a detour around an obstacle to the slot.
@@ -15,7 +13,7 @@ pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
 /// Points every unit's detour has room for: a detour to a slot is a few legs (in 40 ticks of
 /// the 100,000-unit bench army, 6,822 detours, none with more than 7 points after the
 /// start); a longer one grows its vector once.
-pub(super) const DETOUR_CAPACITY: usize = 8;
+const DETOUR_CAPACITY: usize = 8;
 
 /// Waypoints the world's detour plan buffers hold before growing.
 const PLAN_RESERVE: usize = 32;
@@ -52,7 +50,7 @@ impl DetourPlanner<'_> {
         &mut self,
         id: UnitId,
         unit: &mut UnitMotion,
-        details: &mut SecondaryMap<UnitId, UnitDetails>,
+        details: &mut Details,
     ) -> bool {
         let (terrain, settings) = (self.terrain, self.settings);
         let Some(t) = unit.slot_target else {
@@ -60,8 +58,7 @@ impl DetourPlanner<'_> {
             return false;
         };
         let pos = unit.body.position;
-        // (Only a unit with a route looks its details up: the lookup is a trip to memory.)
-        if let Some(d) = unit.routed.then(|| details.get_mut(id)).flatten() {
+        if let Some(d) = unit.details_in_mut(id, details) {
             if let Some(j) = d.next_jump {
                 // A take-off point is reached more closely than a walking waypoint: the unit
                 // must stand on it to make the jump.
@@ -120,13 +117,11 @@ impl DetourPlanner<'_> {
 }
 
 /// Forgets a unit's detour and planned jump (its details are read only if it has one).
-fn drop_route(id: UnitId, unit: &mut UnitMotion, details: &mut SecondaryMap<UnitId, UnitDetails>) {
-    if unit.routed {
-        if let Some(d) = details.get_mut(id) {
-            d.drop_route();
-        }
-        unit.routed = false;
+fn drop_route(id: UnitId, unit: &mut UnitMotion, details: &mut Details) {
+    if let Some(d) = unit.details_in_mut(id, details) {
+        d.drop_route();
     }
+    unit.routed = false;
 }
 
 /// Gives a unit's `detour` room for [`DETOUR_CAPACITY`] points (more if it holds more

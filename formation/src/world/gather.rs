@@ -4,7 +4,7 @@
 use cohort_steering::{Body, Vec2};
 
 use super::detours::DetourPlanner;
-use super::unit_store::{UnitMotion, UnitStore};
+use super::unit_store::{Details, UnitMotion, UnitStore};
 use super::units::FreeZone;
 use super::{Scratch, World};
 use crate::ids::UnitId;
@@ -150,9 +150,6 @@ impl DenseUnits<'_> {
     }
 }
 
-/// The units' details, by key.
-type Details = slotmap::SecondaryMap<UnitId, super::unit_store::UnitDetails>;
-
 /// What the steering arrays hold of unit `u`: body, position, radius and goal.
 #[inline]
 fn entry_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Body, Vec2, f32, (Vec2, Vec2)) {
@@ -206,11 +203,7 @@ fn remove_sorted<T>(v: &mut Vec<T>, gone: &[(UnitId, usize)]) {
 /// (and at what velocity).
 #[inline]
 fn goal_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Vec2, Vec2) {
-    // Only a unit with a route has a detour to read.
-    let waypoint = match u.routed {
-        true => details.get(id).and_then(|d| d.detour.first()),
-        false => None,
-    };
+    let waypoint = u.details_in(id, details).and_then(|d| d.detour.first());
     match (waypoint, u.slot_target) {
         (Some(&p), _) => (p, Vec2::ZERO),
         (None, Some(t)) => (t.position, t.velocity),

@@ -133,10 +133,7 @@ impl World {
     fn landing_clear(&self, me: UnitId, landing: Vec2, radius: f32) -> bool {
         let units = &self.units;
         units.motion.iter().all(|(id, u)| {
-            let flight = match u.airborne {
-                true => units.details.get(id).and_then(|d| d.flight),
-                false => None,
-            };
+            let flight = u.details_in(id, &units.details).and_then(|d| d.flight);
             let at = flight.map_or(u.body.position, |f| f.landing());
             id == me || (at - landing).length() >= (radius + u.body.radius) * 1.05
         })

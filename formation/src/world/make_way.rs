@@ -52,7 +52,7 @@ impl World {
         index.update(&scratch.roots, formations);
         index.index_headings();
         for a in index.entries() {
-            let v = match Lane::of(a) {
+            let v = match a.lane {
                 Some(lane) => index.passing_velocity(a, &lane),
                 None => Vec2::ZERO,
             };
@@ -85,7 +85,7 @@ impl World {
         // targets lie within the circle grown by that).
         // Lanes open in the order of the movers' x (a member in two lanes is moved by both).
         for a in index.entries() {
-            let Some(lane) = Lane::of(a) else {
+            let Some(lane) = a.lane else {
                 continue;
             };
             index.for_each_in_way(a, &lane, |b| {
@@ -150,12 +150,6 @@ struct Lane {
 }
 
 impl Lane {
-    /// The lane of root `f`, worked out once when its entry was read (see [`Lane::new`]).
-    #[inline]
-    fn of(f: &RootEntry) -> Option<Self> {
-        f.lane
-    }
-
     /// The lane of a top-level formation whose anchor stands at `position` moving at
     /// `velocity`, with the pattern's `half_extent`; `None` unless it is `moving` faster
     /// than [`MOVING_SPEED`].
@@ -238,7 +232,7 @@ fn pass_shift(a: &RootEntry, lane: &Lane, b: &RootEntry) -> Option<f32> {
     if rel.dot(lane.forward) <= 0.0 || b.velocity.dot(lane.forward) >= 0.0 {
         return None;
     }
-    let other = Lane::of(b)?;
+    let other = b.lane?;
     if lane.forward.dot(other.forward) > -0.5 {
         return None;
     }

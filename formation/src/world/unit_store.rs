@@ -51,11 +51,44 @@ impl UnitMotion {
         self.routed = d.routed();
         self.airborne = d.flight.is_some();
     }
+
+    /// The unit's details when its flags say they hold a route or a flight; else `None`
+    /// without looking them up (with many units, the lookup is a trip to memory, and most
+    /// units have neither).
+    #[inline]
+    pub(crate) fn details_in<'a>(
+        &self,
+        id: UnitId,
+        details: &'a Details,
+    ) -> Option<&'a UnitDetails> {
+        if self.routed || self.airborne {
+            details.get(id)
+        } else {
+            None
+        }
+    }
+
+    /// [`Self::details_in`], mutably.
+    #[inline]
+    pub(crate) fn details_in_mut<'a>(
+        &self,
+        id: UnitId,
+        details: &'a mut Details,
+    ) -> Option<&'a mut UnitDetails> {
+        if self.routed || self.airborne {
+            details.get_mut(id)
+        } else {
+            None
+        }
+    }
 }
+
+/// Every unit's details, by key.
+pub(crate) type Details = SecondaryMap<UnitId, UnitDetails>;
 
 /// The part of a unit a tick reads only when the unit is on a detour or in the air (and the
 /// API when it changes membership).
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct UnitDetails {
     pub(crate) formation: Option<FormationId>,
     pub(crate) detour: Vec<Vec2>,
@@ -97,7 +130,7 @@ impl Clone for UnitDetails {
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct UnitStore {
     pub(crate) motion: SlotMap<UnitId, UnitMotion>,
-    pub(crate) details: SecondaryMap<UnitId, UnitDetails>,
+    pub(crate) details: Details,
     pub(crate) smoothers: SecondaryMap<UnitId, HeadingSmoother>,
 }
 
@@ -158,25 +191,11 @@ impl UnitStore {
 
     /// Takes a unit out, whole.
     pub(crate) fn remove(&mut self, id: UnitId) -> Option<Unit> {
-        let m = self.motion.remove(id)?;
-        let d = self.details.remove(id);
-        let smoother = self.smoothers.remove(id).unwrap_or_default();
-        let (formation, detour, detour_tick, next_jump, flight) = d.map_or_else(
-            || (None, Vec::new(), 0, None, None),
-            |d| (d.formation, d.detour, d.detour_tick, d.next_jump, d.flight),
-        );
-        Some(Unit {
-            body: m.body,
-            slot_target: m.slot_target,
-            smoother,
-            detour,
-            flight,
-            formation,
-            role: m.role,
-            jump_speed: m.jump_speed,
-            detour_tick,
-            next_jump,
-        })
+        let unit = self.view(id)?.to_unit();
+        self.motion.remove(id);
+        self.details.remove(id);
+        self.smoothers.remove(id);
+        Some(unit)
     }
 
     /// A view of a unit.
@@ -198,8 +217,9 @@ impl UnitStore {
         })
     }
 
-    /// After loading: every key in all three arrays (else the snapshot is refused), valid
-    /// bodies.
+    /// After loading: every key in all three arrays, valid bodies, and finite slot targets,
+    /// detours, flights and jump speeds (else the snapshot is refused: a hand-edited file
+    /// must not bring NaN in).
     pub(crate) fn check_loaded(&self) -> Result<(), WorldError> {
         let n = self.motion.len();
         let whole = self.details.len() == n
@@ -214,8 +234,34 @@ impl UnitStore {
                 why: "units' motion, details and smoothers do not hold the same keys".into(),
             });
         }
-        for (_, m) in self.motion.iter() {
+        for (id, m) in self.motion.iter() {
             m.body.validate()?;
+            let target = m.slot_target.is_none_or(|t| {
+                t.position.is_finite() && t.velocity.is_finite() && t.facing.is_finite()
+            });
+            let d = self.details.get(id);
+            let detour = d.is_none_or(|d| {
+                d.detour.iter().all(|p| p.is_finite())
+                    && d.next_jump
+                        .is_none_or(|j| j.takeoff.is_finite() && j.landing.is_finite())
+            });
+            let flight = d.and_then(|d| d.flight).is_none_or(|f| {
+                f.from.is_finite()
+                    && f.velocity.is_finite()
+                    && [f.vertical_speed, f.duration, f.elapsed, f.base_height]
+                        .iter()
+                        .all(|v| v.is_finite())
+            });
+            let jump = m.jump_speed.is_finite() && m.jump_speed >= 0.0;
+            if !(target && detour && flight && jump) {
+                return Err(WorldError::Invalid {
+                    what: "snapshot",
+                    why: format!(
+                        "unit {id:?} has a non-finite slot target, detour or flight, or a bad \
+                         jump speed"
+                    ),
+                });
+            }
         }
         Ok(())
     }
@@ -397,10 +443,11 @@ mod tests {
     }
 
     #[test]
-    fn a_loaded_store_missing_a_part_is_refused() {
+    fn a_loaded_store_missing_a_part_or_holding_non_finite_values_is_refused() {
         let mut store = UnitStore::default();
         let a = store.insert(record(Vec::new(), false));
         store.insert(record(Vec::new(), false));
+        let flying = store.insert(record(vec![Vec2::ONE], true));
         assert!(store.check_loaded().is_ok());
         let mut no_details = store.clone();
         no_details.details.remove(a);
@@ -408,10 +455,36 @@ mod tests {
         let mut no_smoother = store.clone();
         no_smoother.smoothers.remove(a);
         assert!(no_smoother.check_loaded().is_err());
-        let mut bad_body = store;
+        let mut bad_body = store.clone();
         if let Some(m) = bad_body.get_mut(a) {
             m.body.position.x = f32::NAN;
         }
         assert!(bad_body.check_loaded().is_err());
+        // Nor may the rest of a unit bring NaN in.
+        let mut bad_target = store.clone();
+        let target = bad_target.get_mut(a).unwrap().slot_target.as_mut().unwrap();
+        target.velocity.y = f32::NAN;
+        assert!(bad_target.check_loaded().is_err());
+        let mut bad_jump = store.clone();
+        bad_jump.get_mut(a).unwrap().jump_speed = -1.0;
+        assert!(bad_jump.check_loaded().is_err());
+        let mut bad_detour = store.clone();
+        bad_detour
+            .details
+            .get_mut(a)
+            .unwrap()
+            .detour
+            .push(Vec2::new(f32::INFINITY, 0.0));
+        assert!(bad_detour.check_loaded().is_err());
+        let mut bad_flight = store;
+        let flight = bad_flight
+            .details
+            .get_mut(flying)
+            .unwrap()
+            .flight
+            .as_mut()
+            .unwrap();
+        flight.elapsed = f32::NAN;
+        assert!(bad_flight.check_loaded().is_err());
     }
 }

@@ -146,16 +146,20 @@ impl ForceAccumulator {
         let Some(total) = self.unclamped_total_with(force) else {
             return false;
         };
-        // Rounding can leave the total a hair outside the circle; clamp it back.
+        (self.total, self.length) = self.clamped(total);
+        !self.is_spent()
+    }
+
+    /// `total` and its length, brought back onto the budget's circle when rounding left it a
+    /// hair outside.
+    #[inline]
+    fn clamped(&self, total: Vec2) -> (Vec2, f32) {
         let length = total.length();
         if length > self.max_force {
-            self.total = total * (self.max_force / length);
-            self.length = self.max_force;
+            (total * (self.max_force / length), self.max_force)
         } else {
-            self.total = total;
-            self.length = length;
+            (total, length)
         }
-        !self.is_spent()
     }
 
     /// The total after adding `force` as the last force: exactly [`Self::add`] then
@@ -172,12 +176,7 @@ impl ForceAccumulator {
         if total.length_squared() < inside {
             return total;
         }
-        let length = total.length();
-        if length > self.max_force {
-            total * (self.max_force / length)
-        } else {
-            total
-        }
+        self.clamped(total).0
     }
 
     /// The running total plus `force` cut by the budget rule (before the clamp against

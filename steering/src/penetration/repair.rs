@@ -59,13 +59,15 @@ impl PenetrationSolver {
     /// Re-anchors the circles that drifted more than `sqrt(limit_sq)` from their anchors and
     /// appends their missing candidate pairs (closer than `r_i + r_j + margin` at the anchors),
     /// looked up in `index`, which must hold the positions the candidates were collected at
-    /// (the first anchors). Returns `false`, changing nothing, when the repairs of this
-    /// `resolve` would re-anchor more than [`REPAIR_MAX`] circles or find more pairs than
-    /// their room (the caller then collects afresh).
+    /// (the first anchors); `max_radius` is the largest of `radii`. Returns `false` when the
+    /// repairs of this `resolve` would re-anchor more than [`REPAIR_MAX`] circles or meet more
+    /// pairs than their buffers hold: the candidates are then unchanged, some anchors may have
+    /// moved, and the caller collects afresh (which resets the anchors).
     pub(super) fn repair_candidates<S: NeighbourSearch>(
         &mut self,
         positions: &[Vec2],
         radii: &[f32],
+        max_radius: f32,
         index: &S,
         margin: f32,
         limit_sq: f32,
@@ -82,7 +84,6 @@ impl PenetrationSolver {
             }
         }
         let radius = |k: u32| radii.get(k as usize).copied().map_or(0.0, sane_radius);
-        let max_radius = radii.iter().fold(0.0f32, |m, &r| m.max(sane_radius(r)));
         for &k in &s.drifted {
             if let Some(m) = s.marks.get_mut(k as usize) {
                 *m |= DRIFTED;
@@ -92,9 +93,14 @@ impl PenetrationSolver {
             |marks: &[u8], k: u32, bit: u8| marks.get(k as usize).is_some_and(|m| m & bit != 0);
         // The drifted circles' pairs already among the candidates.
         s.known.clear();
+        let mut overflow = false;
         for &(i, j) in &self.candidates {
             if marked(&s.marks, i, DRIFTED) || marked(&s.marks, j, DRIFTED) {
-                s.known.push((i, j));
+                if s.known.len() < s.known.capacity() {
+                    s.known.push((i, j));
+                } else {
+                    overflow = true;
+                }
             }
         }
         s.known.sort_unstable();
@@ -115,7 +121,6 @@ impl PenetrationSolver {
         };
         s.found.clear();
         let room = s.found.capacity();
-        let mut overflow = false;
         for &k in &s.drifted {
             let Some(&at) = anchors.get(k as usize) else {
                 continue;
@@ -151,7 +156,7 @@ impl PenetrationSolver {
             overflow = true;
         }
         if overflow {
-            // Too many to append without growing: collect afresh (which also resets the
+            // Too many to hold without growing: collect afresh (which also resets the
             // anchors).
             for &k in &s.drifted {
                 if let Some(m) = s.marks.get_mut(k as usize) {

@@ -163,7 +163,9 @@ impl RootIndex {
     pub(super) fn index_headings(&mut self) {
         let mut counts = [0u32; HEADINGS + 1];
         for e in &mut self.entries {
-            e.heading = Lane::of(e).map_or(NO_HEADING, |lane| heading_class(lane.forward));
+            e.heading = e
+                .lane
+                .map_or(NO_HEADING, |lane| heading_class(lane.forward));
             if let Some(c) = counts.get_mut(usize::from(e.heading) + 1) {
                 *c += 1;
             }

@@ -94,7 +94,7 @@ proptest! {
     fn pruned_passing_equals_the_test_of_every_pair(roots in roots_strategy()) {
         let index = index_of(&roots);
         for a in &index.entries {
-            let Some(lane) = Lane::of(a) else {
+            let Some(lane) = a.lane else {
                 continue;
             };
             let mut shift: f32 = 0.0;
@@ -113,7 +113,7 @@ proptest! {
     fn lane_query_visits_exactly_the_reached_roots(roots in roots_strategy()) {
         let index = index_of(&roots);
         for a in &index.entries {
-            let Some(lane) = Lane::of(a) else {
+            let Some(lane) = a.lane else {
                 continue;
             };
             let mut visited = Vec::new();
@@ -173,7 +173,7 @@ fn marching_army_puts_no_mover_in_an_opposing_wedge() {
         assert!(index.headings[h].cells.is_empty(), "wedge {h}");
     }
     for a in &index.entries {
-        let lane = Lane::of(a).expect("every root marches");
+        let lane = a.lane.expect("every root marches");
         assert_eq!(index.passing_velocity(a, &lane), Vec2::ZERO);
     }
 }
@@ -250,7 +250,7 @@ fn a_root_in_the_corner_of_a_diagonal_lane_is_visited() {
         .find(|e| e.moving)
         .copied()
         .expect("the mover is indexed");
-    let lane = Lane::of(&mover).expect("the mover has a lane");
+    let lane = mover.lane.expect("the mover has a lane");
     let other = index.entries.iter().find(|e| !e.moving).expect("indexed");
     assert!(lane.reaches(other));
     assert!(corner.x > 17.5);
