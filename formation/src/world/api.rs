@@ -178,7 +178,10 @@ impl World {
             }
             f.needs_assignment = true;
         }
-        self.scratch.order_valid = false;
+        // The order lists formations only: a unit joining leaves it as it is.
+        if matches!(member, Member::Formation(_)) {
+            self.scratch.order_valid = false;
+        }
         Ok(())
     }
 
@@ -193,7 +196,9 @@ impl World {
             f.members.retain(|m| *m != member);
             f.needs_assignment = true;
         }
-        self.scratch.order_valid = false;
+        if matches!(member, Member::Formation(_)) {
+            self.scratch.order_valid = false;
+        }
         if let Member::Unit(u) = member {
             if let Some(unit) = self.units.get_mut(u) {
                 unit.slot_target = None;

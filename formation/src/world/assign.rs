@@ -12,8 +12,10 @@ impl World {
     /// Lays the pattern out for the current member count and assigns members to slots at
     /// minimum total cost (roles respected), so that `members[i]` holds `slots[i]`. With
     /// `fresh == false` the current assignment is kept unless the optimum gains enough (the
-    /// periodic stability-checked re-optimization).
-    pub(super) fn assign_slots(&mut self, id: FormationId, fresh: bool) {
+    /// periodic stability-checked re-optimization). Returns whether the formation's
+    /// sub-formations now stand in a different order (its subtree's run of the formation
+    /// order is then stale).
+    pub(super) fn assign_slots(&mut self, id: FormationId, fresh: bool) -> bool {
         let Self {
             units,
             formations,
@@ -21,7 +23,7 @@ impl World {
             ..
         } = self;
         let Some(f) = formations.get(id) else {
-            return;
+            return false;
         };
         // A member stuck far from its slot (pressed against neighbours whose slots cross its
         // own, as after a form-up from a clump) is not freed by the stability-checked
@@ -73,7 +75,7 @@ impl World {
         // empty with the unassigned members in order (the layout has one slot per member, so
         // normally every member is assigned).
         let Some(f) = formations.get_mut(id) else {
-            return;
+            return false;
         };
         scratch.reordered.clear();
         scratch.reordered.resize(n, None);
@@ -96,9 +98,12 @@ impl World {
             }
         }
         // Sub-formations in a new order are walked in that order from the next tick on.
-        if f.members.iter().any(|m| matches!(m, Member::Formation(_))) {
-            scratch.order_valid = false;
-        }
+        let sub = |m: &Member| matches!(m, Member::Formation(_));
+        let reordered = !f.members.iter().filter(|m| sub(m)).eq(scratch
+            .reordered
+            .iter()
+            .flatten()
+            .filter(|m| sub(m)));
         f.members.clear();
         f.members
             .extend(scratch.reordered.iter().flatten().copied());
@@ -107,6 +112,7 @@ impl World {
         f.slots.clear();
         f.slots.extend_from_slice(&scratch.slots);
         f.needs_assignment = false;
+        reordered
     }
 }
 

@@ -1,13 +1,13 @@
 //! The formation stage of a tick: orders take effect, then every formation, parents before
 //! children, moves its anchor and hands its members their slot targets. The concepts live in
 //! sibling modules: [`super::narrows`] (column in narrow passages), [`super::anchor_motion`]
-//! (anchors on paths, slot targets) and [`super::assign`] (slot assignment).
+//! (anchors on paths, slot targets), [`super::assign`] (slot assignment) and
+//! [`super::formation_order`] (the order formations are visited in).
 
 use cohort_steering::{Vec2, truncate};
 use slotmap::SlotMap;
 
 use super::narrows::narrow_stretches;
-use super::scratch::Scratch;
 use super::{World, member_position};
 use crate::anchor::MemberAverage;
 use crate::formation::{Formation, Member, Motion};
@@ -217,21 +217,21 @@ impl World {
                     continue;
                 };
                 let reassigned = match self.formations.get(id) {
-                    Some(f) if f.needs_assignment => {
-                        self.assign_slots(id, true);
-                        true
-                    }
+                    Some(f) if f.needs_assignment => Some(self.assign_slots(id, true)),
                     Some(_) if self.tick % REASSIGN_TICKS == 0 => {
-                        self.assign_slots(id, false);
-                        true
+                        Some(self.assign_slots(id, false))
                     }
-                    _ => false,
+                    _ => None,
                 };
+                let stale = &mut self.scratch.stale_subtrees;
+                if reassigned == Some(true) && stale.last() != Some(&(r as u32)) {
+                    stale.push(r as u32);
+                }
                 self.switch_for_narrows(id);
                 // A re-assignment reorders the members, and the sums depend on the order:
                 // walk them again in the new order.
                 let stats = match self.scratch.tallies.get(k) {
-                    Some(t) if !reassigned => t.stats(),
+                    Some(t) if reassigned.is_none() => t.stats(),
                     _ => tally_formation(&self.units, &mut self.formations, id).stats(),
                 };
                 self.move_anchor(id, stats, dt);
@@ -296,85 +296,6 @@ impl World {
         for k in span.rev() {
             if let (Some(&id), Some(t)) = (order.get(k), scratch.tallies.get_mut(k)) {
                 *t = tally_formation(units, formations, id);
-            }
-        }
-    }
-
-    /// Formations in top-down order (roots in key order, then each subtree depth first); the
-    /// roots alone, in key order, in `scratch.roots`, each with the run of the order its
-    /// subtree fills. Kept from the last tick while the tree has not changed (see
-    /// `Scratch::order_valid`; debug builds check the kept order against a fresh walk).
-    fn collect_formation_order(&mut self) {
-        let Scratch {
-            order,
-            stack,
-            roots,
-            tallies,
-            order_valid,
-            ..
-        } = &mut self.scratch;
-        if !*order_valid {
-            order.clear();
-            roots.clear();
-            walk_formation_tree(&self.formations, stack, |id, is_root| {
-                let k = order.len() as u32;
-                if is_root {
-                    if let Some(last) = roots.last_mut() {
-                        last.2 = k;
-                    }
-                    roots.push((id, k, k));
-                }
-                order.push(id);
-            });
-            if let Some(last) = roots.last_mut() {
-                last.2 = order.len() as u32;
-            }
-            *order_valid = true;
-        } else if cfg!(debug_assertions) {
-            let (mut k, mut r, mut same) = (0usize, 0usize, true);
-            walk_formation_tree(&self.formations, stack, |id, is_root| {
-                if is_root {
-                    same &= roots
-                        .get(r)
-                        .is_some_and(|&(root, start, _)| root == id && start as usize == k);
-                    same &= r == 0 || roots.get(r - 1).is_some_and(|p| p.2 as usize == k);
-                    r += 1;
-                }
-                same &= order.get(k) == Some(&id);
-                k += 1;
-            });
-            same &= k == order.len() && r == roots.len();
-            same &= roots.last().is_none_or(|l| l.2 as usize == k);
-            debug_assert!(same, "the kept formation order is stale");
-        }
-        tallies.clear();
-        tallies.resize(order.len(), MemberTally::default());
-    }
-}
-
-/// Walks the formation tree top-down: `visit(id, is_root)` for every formation, the roots
-/// in key order, each followed by its subtree depth first in member order. `stack` is
-/// scratch (given room for every formation, so it does not grow once warm).
-fn walk_formation_tree(
-    formations: &SlotMap<FormationId, Formation>,
-    stack: &mut Vec<FormationId>,
-    mut visit: impl FnMut(FormationId, bool),
-) {
-    stack.clear();
-    stack.reserve(formations.len());
-    for (root, f) in formations.iter() {
-        if f.parent.is_some() {
-            continue;
-        }
-        stack.push(root);
-        while let Some(top) = stack.pop() {
-            visit(top, top == root);
-            if let Some(tf) = formations.get(top) {
-                for m in tf.members.iter().rev() {
-                    if let Member::Formation(c) = *m {
-                        stack.push(c);
-                    }
-                }
             }
         }
     }

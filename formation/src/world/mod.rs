@@ -24,6 +24,7 @@ mod constraints;
 mod detours;
 mod form_along;
 mod formation_nav;
+mod formation_order;
 mod formations;
 mod free_order;
 mod gather;

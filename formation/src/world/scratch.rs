@@ -50,6 +50,9 @@ pub struct Scratch {
     /// joining, leaving, re-assigning slots), and by a fresh scratch (a clone or a restored
     /// snapshot).
     pub(crate) order_valid: bool,
+    /// Top-level formations (indices into `roots`) in whose subtree sub-formations were
+    /// reordered this tick: their runs of `order` are walked again, in place, next tick.
+    pub(crate) stale_subtrees: Vec<u32>,
     pub(crate) stack: Vec<FormationId>,
     /// The top-level formations in key order, each with the run of `order` its subtree fills.
     pub(crate) roots: Vec<(FormationId, u32, u32)>,
