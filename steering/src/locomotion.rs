@@ -52,7 +52,7 @@ pub fn integrate(body: &mut Body, force: Vec2, dt: f32) {
         return;
     }
     let force = truncate(force, body.max_force);
-    let mass = if body.mass > 0.0 && body.mass.is_finite() {
+    let mass = if crate::ops::positive_finite(body.mass) {
         body.mass
     } else {
         1.0

@@ -96,6 +96,17 @@ pub fn angle_between(a: Vec2, b: Vec2) -> f32 {
     atan2(a.perp_dot(b), a.dot(b))
 }
 
+/// Whether `x` is above 0 and finite (false for NaN and infinities).
+///
+/// Written as `x * 0.0 == 0.0` (0 exactly for every finite `x`, NaN for the infinities and
+/// NaN) rather than `x > 0.0 && x.is_finite()`, which LLVM turns into a branchy test of the
+/// float's class, about 20 instructions: this one is a handful, without branches, and it is
+/// on the hot path (every unit's mass, every penetration contact's radii).
+#[inline]
+pub fn positive_finite(x: f32) -> bool {
+    x > 0.0 && x * 0.0 == 0.0
+}
+
 /// Wraps an angle to `(-pi, pi]`. Non-finite input gives 0.
 #[inline]
 pub fn wrap_angle(a: f32) -> f32 {
@@ -115,6 +126,28 @@ pub fn wrap_angle(a: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positive_finite_is_above_zero_and_finite() {
+        let cases = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::MIN_POSITIVE,
+            1e-45,
+            -1e-45,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for x in cases {
+            assert_eq!(positive_finite(x), x > 0.0 && x.is_finite(), "{x}");
+        }
+    }
 
     #[test]
     fn angles_round_trip() {

@@ -138,7 +138,7 @@ impl PenetrationSolver {
         self.anchors.clear();
         self.anchors.extend_from_slice(anchors);
         self.reserve_pairs(anchors.len());
-        self.seeded_margin = Some(if margin > 0.0 && margin.is_finite() {
+        self.seeded_margin = Some(if crate::ops::positive_finite(margin) {
             margin
         } else {
             0.0
@@ -416,7 +416,11 @@ impl PenetrationSolver {
 /// A radius usable in arithmetic: negative, NaN and infinite radii become 0.
 #[inline]
 fn sane_radius(r: f32) -> f32 {
-    if r > 0.0 && r.is_finite() { r } else { 0.0 }
+    if crate::ops::positive_finite(r) {
+        r
+    } else {
+        0.0
+    }
 }
 
 /// If the offset `d` is shorter than `reach` (and not NaN): the unit direction of `d` and the

@@ -16,7 +16,11 @@ pub const FACING_COS: f32 = 0.95;
 #[inline]
 fn look_ahead(distance: f32, own_speed: f32, other_speed: f32) -> f32 {
     let t = distance / (own_speed + other_speed);
-    if t.is_finite() && t > 0.0 { t } else { 0.0 }
+    if crate::ops::positive_finite(t) {
+        t
+    } else {
+        0.0
+    }
 }
 
 /// Intercepts a moving `evader`: seeks the point where it will be after the look-ahead time

@@ -151,7 +151,7 @@ pub fn arrive_moving(
     let dist = to_target.length();
     let mut speed = (dist / tau).min(body.max_speed);
     let brake = params.braking_fraction.min(1.0) * body.max_force / body.mass;
-    if brake > 0.0 && brake.is_finite() {
+    if crate::ops::positive_finite(brake) {
         speed = speed.min((2.0 * brake * dist).sqrt());
     }
     let closing = match to_target.try_normalize() {

@@ -253,7 +253,7 @@ impl ForceAccumulator {
 }
 
 fn sanitize_max(max_force: f32) -> f32 {
-    if max_force.is_finite() && max_force > 0.0 {
+    if crate::ops::positive_finite(max_force) {
         max_force
     } else {
         0.0

@@ -157,7 +157,11 @@ impl<C: ?Sized> PriorityGroups<C> {
 }
 
 fn sanitize_threshold(t: f32) -> f32 {
-    if t.is_finite() && t > 0.0 { t } else { 0.0 }
+    if crate::ops::positive_finite(t) {
+        t
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

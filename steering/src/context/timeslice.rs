@@ -67,7 +67,11 @@ impl SliceClock {
         if self.evaluations == 0 {
             return true;
         }
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let dt = if crate::ops::positive_finite(dt) {
+            dt
+        } else {
+            0.0
+        };
         self.elapsed = (self.elapsed + dt).min(FOREVER);
         // Anything but "still less than the validity" (NaN included) re-evaluates.
         self.elapsed.partial_cmp(&self.valid_for) != Some(core::cmp::Ordering::Less)
