@@ -68,6 +68,9 @@ impl World {
             if let Some(last) = roots.last_mut() {
                 last.2 = order.len() as u32;
             }
+            // Room for every root to be marked in one tick (all platoons re-optimize on the
+            // same tick), so marking never allocates once warm.
+            stale_subtrees.reserve(roots.len());
             *order_valid = true;
         } else if cfg!(debug_assertions) {
             let (mut k, mut r, mut same) = (0usize, 0usize, true);
