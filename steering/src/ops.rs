@@ -107,6 +107,12 @@ pub fn positive_finite(x: f32) -> bool {
     x > 0.0 && x * 0.0 == 0.0
 }
 
+/// `x` when [`positive_finite`], else 0 (a radius, time or limit usable in arithmetic).
+#[inline]
+pub fn positive_or_zero(x: f32) -> f32 {
+    if positive_finite(x) { x } else { 0.0 }
+}
+
 /// Wraps an angle to `(-pi, pi]`. Non-finite input gives 0.
 #[inline]
 pub fn wrap_angle(a: f32) -> f32 {
@@ -146,6 +152,8 @@ mod tests {
         ];
         for x in cases {
             assert_eq!(positive_finite(x), x > 0.0 && x.is_finite(), "{x}");
+            let sane = if x > 0.0 && x.is_finite() { x } else { 0.0 };
+            assert_eq!(positive_or_zero(x).to_bits(), sane.to_bits(), "{x}");
         }
     }
 

@@ -12,6 +12,8 @@ use glam::Vec2;
 use crate::body::Body;
 use crate::error::SteeringError;
 use crate::grid::{CellGrid, NeighbourSearch};
+/// A radius usable in arithmetic: negative, NaN and infinite radii become 0.
+use crate::ops::positive_or_zero as sane_radius;
 
 mod repair;
 mod static_geometry;
@@ -59,6 +61,14 @@ fn drifted(positions: &[Vec2], anchors: &[Vec2], k: u32, limit_sq: f32) -> bool 
 fn bit(bits: &[u64], k: u32) -> bool {
     bits.get((k / 64) as usize)
         .is_some_and(|w| w & (1 << (k % 64)) != 0)
+}
+
+/// Sets bit `k` of the bit set `bits` (nothing beyond its end).
+#[inline]
+fn set_bit(bits: &mut [u64], k: u32) {
+    if let Some(w) = bits.get_mut((k / 64) as usize) {
+        *w |= 1 << (k % 64);
+    }
 }
 
 /// Centres closer than this fraction of the sum of radii count as coincident.
@@ -138,11 +148,7 @@ impl PenetrationSolver {
         self.anchors.clear();
         self.anchors.extend_from_slice(anchors);
         self.reserve_pairs(anchors.len());
-        self.seeded_margin = Some(if crate::ops::positive_finite(margin) {
-            margin
-        } else {
-            0.0
-        });
+        self.seeded_margin = Some(crate::ops::positive_or_zero(margin));
         self.candidates.clear();
         &mut self.candidates
     }
@@ -283,11 +289,8 @@ impl PenetrationSolver {
                 stats.last_max_overlap = stats.last_max_overlap.max(depth);
                 // Stamped even when rounding leaves nothing to move: the pair measured as
                 // overlapping, so it is measured again next iteration, as without skipping.
-                for k in [i, j] {
-                    if let Some(w) = self.moved_now.get_mut((k / 64) as usize) {
-                        *w |= 1 << (k % 64);
-                    }
-                }
+                set_bit(&mut self.moved_now, i);
+                set_bit(&mut self.moved_now, j);
                 if depth > 0.0 {
                     stale |= drifted(positions, &self.anchors, i, drift_sq)
                         || drifted(positions, &self.anchors, j, drift_sq);
@@ -410,16 +413,6 @@ impl PenetrationSolver {
                     pairs.push((i, j));
                 }
             });
-    }
-}
-
-/// A radius usable in arithmetic: negative, NaN and infinite radii become 0.
-#[inline]
-fn sane_radius(r: f32) -> f32 {
-    if crate::ops::positive_finite(r) {
-        r
-    } else {
-        0.0
     }
 }
 

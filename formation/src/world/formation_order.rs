@@ -25,6 +25,8 @@ impl World {
             tallies,
             order_valid,
             stale_subtrees,
+            #[cfg(test)]
+            full_walks,
             ..
         } = &mut self.scratch;
         if *order_valid {
@@ -53,6 +55,10 @@ impl World {
         }
         stale_subtrees.clear();
         if !*order_valid {
+            #[cfg(test)]
+            {
+                *full_walks += 1;
+            }
             order.clear();
             roots.clear();
             walk_formation_tree(&self.formations, stack, |id, is_root| {

@@ -46,13 +46,16 @@ pub struct Scratch {
     /// ticks while `order_valid`.
     pub(crate) order: Vec<FormationId>,
     /// Whether `order` and `roots` still describe the formation tree: cleared by every
-    /// change of the tree or of a formation's order of sub-formations (creating, removing,
-    /// joining, leaving, re-assigning slots), and by a fresh scratch (a clone or a restored
-    /// snapshot).
+    /// change of the tree (a formation created, removed, joining or leaving a parent) and by
+    /// a fresh scratch (a clone or a restored snapshot). A re-assignment that only reorders
+    /// sub-formations marks its subtree in `stale_subtrees` instead.
     pub(crate) order_valid: bool,
     /// Top-level formations (indices into `roots`) in whose subtree sub-formations were
     /// reordered this tick: their runs of `order` are walked again, in place, next tick.
     pub(crate) stale_subtrees: Vec<u32>,
+    /// Walks of the whole tree so far (the tests tell a local walk from a full one by it).
+    #[cfg(test)]
+    pub(crate) full_walks: usize,
     pub(crate) stack: Vec<FormationId>,
     /// The top-level formations in key order, each with the run of `order` its subtree fills.
     pub(crate) roots: Vec<(FormationId, u32, u32)>,

@@ -16,11 +16,7 @@ pub const FACING_COS: f32 = 0.95;
 #[inline]
 fn look_ahead(distance: f32, own_speed: f32, other_speed: f32) -> f32 {
     let t = distance / (own_speed + other_speed);
-    if crate::ops::positive_finite(t) {
-        t
-    } else {
-        0.0
-    }
+    crate::ops::positive_or_zero(t)
 }
 
 /// Intercepts a moving `evader`: seeks the point where it will be after the look-ahead time

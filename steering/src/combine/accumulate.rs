@@ -6,6 +6,8 @@
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
+/// A force budget usable in arithmetic: negative, NaN and infinite become 0.
+use crate::ops::positive_or_zero as sanitize_max;
 use crate::vector::{finite_or_zero, truncate};
 
 /// Relative tolerance under which the remaining budget counts as spent.
@@ -249,14 +251,6 @@ impl ForceAccumulator {
         } else {
             0.0
         }
-    }
-}
-
-fn sanitize_max(max_force: f32) -> f32 {
-    if crate::ops::positive_finite(max_force) {
-        max_force
-    } else {
-        0.0
     }
 }
 

@@ -9,6 +9,8 @@ use glam::Vec2;
 
 use super::weighted_truncated_sum;
 use crate::body::Body;
+/// A threshold usable in arithmetic: negative, NaN and infinite become 0.
+use crate::ops::positive_or_zero as sanitize_threshold;
 
 /// Priority groups, lazily: `groups` in priority order, each an iterator of
 /// `(weight, behaviour)` pairs blended by weighted truncated sum (truncated to `max_force`).
@@ -153,14 +155,6 @@ impl<C: ?Sized> PriorityGroups<C> {
     /// Group indices in the order the last [`PriorityGroups::steer`] tried them.
     pub fn last_order(&self) -> &[usize] {
         &self.order
-    }
-}
-
-fn sanitize_threshold(t: f32) -> f32 {
-    if crate::ops::positive_finite(t) {
-        t
-    } else {
-        0.0
     }
 }
 

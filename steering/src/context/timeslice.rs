@@ -67,11 +67,7 @@ impl SliceClock {
         if self.evaluations == 0 {
             return true;
         }
-        let dt = if crate::ops::positive_finite(dt) {
-            dt
-        } else {
-            0.0
-        };
+        let dt = crate::ops::positive_or_zero(dt);
         self.elapsed = (self.elapsed + dt).min(FOREVER);
         // Anything but "still less than the validity" (NaN included) re-evaluates.
         self.elapsed.partial_cmp(&self.valid_for) != Some(core::cmp::Ordering::Less)
