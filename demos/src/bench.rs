@@ -70,8 +70,9 @@ pub struct BenchReport {
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
     pub ms_per_tick: f64,
-    /// CPU time of the stepping thread per unit-tick, nanoseconds (`/proc/thread-self/schedstat`,
-    /// Linux only): unlike the wall clock, not inflated when other processes share the cores.
+    /// CPU time of the stepping thread per unit-tick, nanoseconds (the thread's CPU clock, where
+    /// the platform has one): unlike the wall clock, not inflated when other processes share
+    /// the cores.
     pub cpu_ns_per_unit_tick: Option<f64>,
     /// Heap high-water mark, bytes (counting allocator; building the world included).
     pub peak_bytes: u64,
@@ -172,15 +173,15 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     let mut seconds = 0.0f64;
     let mut cpu_ns = None;
     let running = allocation_counter::measure(|| {
-        let cpu_start = thread_cpu_ns();
+        let cpu_start = cpu_time::ThreadTime::try_now().ok();
         let start = Instant::now();
         for _ in 0..options.ticks {
             world.step(BENCH_DT);
         }
         seconds = start.elapsed().as_secs_f64();
-        cpu_ns = thread_cpu_ns()
-            .zip(cpu_start)
-            .map(|(b, a)| b.saturating_sub(a));
+        cpu_ns = cpu_start
+            .and_then(|t| t.try_elapsed().ok())
+            .map(|d| d.as_nanos() as f64);
     });
     drop(world);
     let warm_bytes = building.bytes_current.max(0) as u64;
@@ -204,7 +205,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         warmup_ticks: options.warmup,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
-        cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns as f64 / unit_ticks),
+        cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns / unit_ticks),
         peak_bytes,
         terrain_bytes,
         bytes_per_unit: warm_bytes.saturating_sub(terrain_bytes) as f64 / options.units as f64,
@@ -214,13 +215,6 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         brute_force_ticks: if brute.is_some() { bf_ticks } else { 0 },
         grid_speedup: brute.map(|b| b / ns_per_unit_tick),
     })
-}
-
-/// CPU time the calling thread has run, nanoseconds (first field of
-/// `/proc/thread-self/schedstat`), where available.
-pub fn thread_cpu_ns() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    text.split_whitespace().next()?.parse().ok()
 }
 
 /// The process's peak resident set size (`VmHWM` in `/proc/self/status`), where available.

@@ -4,9 +4,9 @@
 //! re-assignment after a death or a pattern change).
 //!
 //! The `assignment_cpu` group times the exact solver at 128 and 256 members and `near/256` in
-//! thread CPU time (Linux `/proc/thread-self/schedstat`; wall clock elsewhere) rather than wall
-//! clock: on a shared, loaded machine the wall clock also counts the time the thread waits
-//! for a core.
+//! thread CPU time (the `cpu-time` crate's thread clock; wall clock where there is none)
+//! rather than wall clock: on a shared, loaded machine the wall clock also counts the time the
+//! thread waits for a core.
 //!
 //! `cargo bench -p cohort-formation --bench assignment`
 #![allow(missing_docs)]
@@ -14,6 +14,7 @@
 use cohort_formation::assignment::{Assignment, AssignmentConfig, Located, SlotAssignment};
 use cohort_formation::pattern::{Pattern, PatternKind, Role};
 use cohort_steering::SimRng;
+use cpu_time::ThreadTime;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use glam::Vec2;
 use std::hint::black_box;
@@ -101,20 +102,13 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// CPU time of the calling thread so far, if the platform tells (Linux).
-fn thread_cpu() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(ns))
-}
-
-/// Runs `f` `iters` times and returns the thread CPU time it took (wall clock without it).
-/// The kernel updates a thread's CPU time at scheduler ticks only, so the `iters` runs are
-/// repeated until at least 50 ms of CPU time have passed and the mean of a repetition is
+/// Runs `f` `iters` times and returns the thread CPU time it took (wall clock where the
+/// platform has no thread CPU clock). The runs are repeated until at least 50 ms of CPU time
+/// have passed (a few runs are too short for a coarse clock) and the mean of a repetition is
 /// returned.
 fn cpu_time(iters: u64, mut f: impl FnMut()) -> Duration {
     let wall = Instant::now();
-    let Some(start) = thread_cpu() else {
+    let Ok(start) = ThreadTime::try_now() else {
         for _ in 0..iters {
             f();
         }
@@ -127,10 +121,9 @@ fn cpu_time(iters: u64, mut f: impl FnMut()) -> Duration {
         }
         repetitions += 1;
         // The clock failing after it worked once: no CPU time to measure, stop at once.
-        let Some(now) = thread_cpu() else {
+        let Ok(spent) = start.try_elapsed() else {
             return Duration::ZERO;
         };
-        let spent = now.saturating_sub(start);
         if spent >= Duration::from_millis(50) || repetitions >= 10_000 {
             return spent / repetitions;
         }
