@@ -42,6 +42,10 @@ pub struct Scratch {
     pub(crate) unit_limits: (f32, f32),
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
+    /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
+    /// between ticks so that a warm stage allocates nothing.
+    #[cfg(feature = "parallel")]
+    pub(crate) chunk_geometry: Vec<(Vec<CircleObstacle>, Vec<Wall>)>,
     /// Every formation, top-down (see `World::collect_formation_order`); kept between
     /// ticks while `order_valid`.
     pub(crate) order: Vec<FormationId>,

@@ -86,6 +86,8 @@ impl World {
             solver,
             near_obstacles,
             near_walls,
+            #[cfg(feature = "parallel")]
+            chunk_geometry,
             ..
         } = scratch;
         let sweep = SeparationSweep {
@@ -135,6 +137,8 @@ impl World {
             zones: zones.get_mut(..n).unwrap_or(&mut []),
             near_obstacles,
             near_walls,
+            #[cfg(feature = "parallel")]
+            chunk_geometry,
         };
         ctx.steer_all(out, dt);
     }
@@ -165,23 +169,25 @@ impl SteerContext<'_> {
         #[cfg(feature = "parallel")]
         if rayon::current_num_threads() > 1 {
             use rayon::prelude::*;
+            let chunks = out.bodies.len().div_ceil(PARALLEL_CHUNK);
+            if out.chunk_geometry.len() < chunks {
+                out.chunk_geometry.resize_with(chunks, Default::default);
+            }
             out.bodies
                 .par_chunks_mut(PARALLEL_CHUNK)
                 .zip(out.positions.par_chunks_mut(PARALLEL_CHUNK))
                 .zip(out.zones.par_chunks_mut(PARALLEL_CHUNK))
+                .zip(out.chunk_geometry.par_iter_mut())
                 .enumerate()
-                .for_each_init(
-                    || (Vec::new(), Vec::new()),
-                    |(obstacles, walls), (c, ((bodies, positions), zones))| {
-                        let units = bodies.iter_mut().zip(positions).zip(zones);
-                        for (k, ((body, position), zone)) in units.enumerate() {
-                            let i = c * PARALLEL_CHUNK + k;
-                            let force = self.steer_one(i, body, obstacles, walls, zone);
-                            integrate(body, force, dt);
-                            *position = body.position;
-                        }
-                    },
-                );
+                .for_each(|(c, (((bodies, positions), zones), (obstacles, walls)))| {
+                    let units = bodies.iter_mut().zip(positions).zip(zones);
+                    for (k, ((body, position), zone)) in units.enumerate() {
+                        let i = c * PARALLEL_CHUNK + k;
+                        let force = self.steer_one(i, body, obstacles, walls, zone);
+                        integrate(body, force, dt);
+                        *position = body.position;
+                    }
+                });
             return;
         }
         let SteerOutput {
@@ -190,6 +196,7 @@ impl SteerContext<'_> {
             zones,
             near_obstacles,
             near_walls,
+            ..
         } = out;
         let units = bodies.iter_mut().zip(positions).zip(zones);
         for (i, ((body, position), zone)) in units.enumerate() {
@@ -270,13 +277,16 @@ impl SteerContext<'_> {
 }
 
 /// Where the steering stage writes: the bodies it moves, their positions after the move, the
-/// free zones, and the geometry buffers of the single-thread loop.
+/// free zones, and the geometry buffers of the single-thread loop (and of the parallel
+/// stage's chunks).
 struct SteerOutput<'a> {
     bodies: &'a mut [Body],
     positions: &'a mut [Vec2],
     zones: &'a mut [FreeZone],
     near_obstacles: &'a mut Vec<CircleObstacle>,
     near_walls: &'a mut Vec<Wall>,
+    #[cfg(feature = "parallel")]
+    chunk_geometry: &'a mut Vec<(Vec<CircleObstacle>, Vec<Wall>)>,
 }
 
 /// Extra radius of the wider geometry query that opens a [`FreeZone`].
