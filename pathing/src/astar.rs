@@ -9,6 +9,7 @@
 //! It is measured against petgraph's own `astar` ([`NavGraph::astar_petgraph`], kept for the
 //! comparison) and the `pathfinding` crate in `benches/astar.rs`; see the crate's "Speed" section.
 
+use cohort_steering::capacity::ReserveTotal;
 use glam::Vec2;
 use petgraph::algo::astar;
 use petgraph::stable_graph::NodeIndex;
@@ -114,7 +115,7 @@ impl SearchScratch {
         self.grow_to(graph.adjacency.nodes.len());
         self.heap.reserve(ROUTE_RESERVE);
         for v in [&mut self.route, &mut self.route_edges] {
-            v.reserve(ROUTE_RESERVE.saturating_sub(v.len()));
+            v.reserve_total(ROUTE_RESERVE);
         }
         self.path.reserve(ROUTE_RESERVE);
     }

@@ -2,6 +2,7 @@
 //! measuring clearances, in buffers a [`crate::astar::SearchScratch`] keeps across queries (so
 //! a warm scratch plans without allocating).
 
+use cohort_steering::capacity::ReserveTotal;
 use glam::Vec2;
 
 use crate::path_query::{Leg, Narrowest, Path, Waypoint};
@@ -31,10 +32,10 @@ impl PathBuffers {
             points,
             kept,
         } = self;
-        raw.reserve(n.saturating_sub(raw.len()));
-        fallback.reserve(n.saturating_sub(fallback.len()));
-        points.reserve(n.saturating_sub(points.len()));
-        kept.reserve(n.saturating_sub(kept.len()));
+        raw.reserve_total(n);
+        fallback.reserve_total(n);
+        points.reserve_total(n);
+        kept.reserve_total(n);
     }
 }
 

@@ -3,6 +3,8 @@
 //! in which they differ from it. Push is O(1), pop amortized O(log range); no comparisons of
 //! whole entries as in a binary heap.
 
+use cohort_steering::capacity::ReserveTotal;
+
 /// The queue: bucket `0` holds items equal to the last popped key, bucket `i > 0` those whose
 /// key first differs from it in bit `i - 1` (counting from the lowest).
 #[derive(Clone, Debug)]
@@ -32,7 +34,7 @@ impl RadixHeap {
     /// does not grow them).
     pub fn reserve(&mut self, n: usize) {
         for b in &mut self.buckets {
-            b.reserve(n.saturating_sub(b.len()));
+            b.reserve_total(n);
         }
     }
 

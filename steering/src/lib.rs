@@ -2,6 +2,7 @@
 
 pub mod behaviours;
 pub mod body;
+pub mod capacity;
 pub mod combine;
 pub mod context;
 pub mod error;

@@ -6,6 +6,7 @@
 //! Free functions push bodies out of [`CircleObstacle`]s and [`Wall`]s; [`stop_at_wall`] stops
 //! a body whose centre would tunnel through a wall in one step.
 
+use crate::capacity::ReserveTotal;
 use core::mem::take;
 use glam::Vec2;
 
@@ -388,9 +389,8 @@ impl PenetrationSolver {
     /// count would otherwise grow them in a warm world).
     fn reserve_pairs(&mut self, n: usize) {
         let room = n.saturating_mul(PAIRS_RESERVED_PER_CIRCLE);
-        self.candidates
-            .reserve(room.saturating_sub(self.candidates.len()));
-        self.pairs.reserve(room.saturating_sub(self.pairs.len()));
+        self.candidates.reserve_total(room);
+        self.pairs.reserve_total(room);
     }
 
     /// Fills `candidates` with every pair `(i, j)`, `i < j`, closer than the sum of their

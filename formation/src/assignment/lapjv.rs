@@ -13,6 +13,7 @@
 //! Everything is deterministic: fixed scan orders, and ties between equal distances broken
 //! by fixed rules (first lane, then first index in it).
 
+use cohort_steering::capacity::ReserveTotal;
 use std::ops::{Add, Sub};
 
 /// Marks an unassigned row or column.
@@ -195,7 +196,7 @@ pub(super) struct Core<F> {
 
 /// Grows `v`'s capacity to at least `n` (never shrinks, keeps its contents).
 fn room<T>(v: &mut Vec<T>, n: usize) {
-    v.reserve(n.saturating_sub(v.len()));
+    v.reserve_total(n);
 }
 
 impl<F: Real> Core<F> {

@@ -6,6 +6,7 @@ use super::jumps::first_jump;
 use super::terrain::{PathPlan, Terrain};
 use super::unit_store::{Details, UnitMotion};
 use crate::ids::UnitId;
+use cohort_steering::capacity::ReserveTotal;
 
 /// Ticks between re-planning a detour around an obstacle to the slot.
 pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
@@ -38,7 +39,7 @@ impl DetourPlanner<'_> {
         self.path.reserve_for(self.terrain.navgraph());
         self.plan.reserve(PLAN_RESERVE);
         let waypoints = &mut self.detour_path.waypoints;
-        waypoints.reserve(PLAN_RESERVE.saturating_sub(waypoints.len()));
+        waypoints.reserve_total(PLAN_RESERVE);
     }
 
     /// A unit far from a slot it cannot see plans a path to it (re-planned at most once a
@@ -128,5 +129,5 @@ fn drop_route(id: UnitId, unit: &mut UnitMotion, details: &mut Details) {
 /// already), from its first tick on: paid when the unit is added, cloned or restored from a
 /// snapshot, so a detour planned later is written in place.
 pub(super) fn reserve_detour(detour: &mut Vec<cohort_steering::Vec2>) {
-    detour.reserve_exact(DETOUR_CAPACITY.saturating_sub(detour.len()));
+    detour.reserve_total_exact(DETOUR_CAPACITY);
 }

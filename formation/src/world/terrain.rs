@@ -6,6 +6,7 @@ use cohort_pathing::{
     GridSpec, JumpAbility, Leg, Map, NavGraph, Path, PathQuery, SearchScratch, ValidMap,
     find_path_into,
 };
+use cohort_steering::capacity::ReserveTotal;
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 use serde::{Deserialize, Serialize};
 
@@ -55,10 +56,9 @@ pub struct PathPlan {
 impl PathPlan {
     /// Room for plans of `n` waypoints (a plan into it does not grow its vectors).
     pub fn reserve(&mut self, n: usize) {
-        self.points.reserve(n.saturating_sub(self.points.len()));
-        self.clearance
-            .reserve(n.saturating_sub(self.clearance.len()));
-        self.legs.reserve(n.saturating_sub(self.legs.len()));
+        self.points.reserve_total(n);
+        self.clearance.reserve_total(n);
+        self.legs.reserve_total(n);
     }
 }
 

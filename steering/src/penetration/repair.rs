@@ -6,6 +6,7 @@
 //! that would otherwise be paid whenever any one circle of many drifts, so more often the more
 //! circles there are).
 
+use crate::capacity::ReserveTotal;
 use glam::Vec2;
 
 use super::{PenetrationSolver, drifted, sane_radius};
@@ -46,12 +47,10 @@ impl RepairScratch {
         self.reanchored.clear();
         self.marks.resize(n, 0);
         let pairs = REPAIR_MAX * 8;
-        self.reanchored
-            .reserve(REPAIR_MAX.saturating_sub(self.reanchored.len()));
-        self.drifted
-            .reserve(REPAIR_MAX.saturating_sub(self.drifted.len()));
-        self.known.reserve(pairs.saturating_sub(self.known.len()));
-        self.found.reserve(pairs.saturating_sub(self.found.len()));
+        self.reanchored.reserve_total(REPAIR_MAX);
+        self.drifted.reserve_total(REPAIR_MAX);
+        self.known.reserve_total(pairs);
+        self.found.reserve_total(pairs);
     }
 }
 
