@@ -56,6 +56,10 @@ pub struct FormationSettings {
     pub arrival_radius: f32,
     /// Switch to a column where the path is narrower than the pattern.
     pub column_in_narrows: bool,
+    /// Gap (metres) a moving top-level formation keeps behind another one ahead of it in its
+    /// lane going its way: it slows to that one's speed rather than pressing into it (where
+    /// paths merge, the one further behind waits). 0 turns queueing off.
+    pub follow_gap: f32,
 }
 
 impl Default for FormationSettings {
@@ -72,6 +76,7 @@ impl Default for FormationSettings {
             turn_rate: 1.2,
             arrival_radius: 0.25,
             column_in_narrows: true,
+            follow_gap: 2.0,
         }
     }
 }
@@ -79,7 +84,7 @@ impl Default for FormationSettings {
 impl FormationSettings {
     /// Every tuning number by field name; each must be finite and not negative (checked by
     /// `World::create_formation`, snapshots and the scenario validator alike).
-    pub fn tuning(&self) -> [(&'static str, f32); 8] {
+    pub fn tuning(&self) -> [(&'static str, f32); 9] {
         [
             ("k_offset", self.k_offset),
             ("speed_fraction", self.speed_fraction),
@@ -89,6 +94,7 @@ impl FormationSettings {
             ("leash", self.leash),
             ("turn_rate", self.turn_rate),
             ("arrival_radius", self.arrival_radius),
+            ("follow_gap", self.follow_gap),
         ]
     }
 }
@@ -185,6 +191,10 @@ pub struct Formation {
     /// every tick).
     #[serde(default = "zero")]
     pub(crate) pass_velocity: Vec2,
+    /// Speed the anchor keeps to while queueing behind a formation ahead (`None` when none is
+    /// in the way; updated every tick).
+    #[serde(default)]
+    pub(crate) follow_speed: Option<f32>,
 }
 
 fn zero() -> Vec2 {
@@ -225,6 +235,7 @@ impl Formation {
             needs_assignment: true,
             half_extent: Vec2::ZERO,
             pass_velocity: Vec2::ZERO,
+            follow_speed: None,
         }
     }
 

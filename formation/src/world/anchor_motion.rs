@@ -88,6 +88,8 @@ impl World {
                 // Ease the factor so the anchor does not jerk.
                 f.speed_factor += (factor - f.speed_factor) * (2.0 * dt).min(1.0);
                 let cruise = base * f.speed_factor;
+                // Queueing behind a formation ahead (see `make_way/following.rs`).
+                let cruise = f.follow_speed.map_or(cruise, |v| cruise.min(v));
                 let accel = (0.5 * f.weakest_accel).max(0.1);
                 if f.settings.anchor_mode == AnchorMode::CentreOfMass {
                     if let Some((pc, vc)) = p_c.zip(v_c) {

@@ -7,6 +7,8 @@
 //!   perpendicular to the mover's heading, to the nearer edge of the lane. Once the mover has
 //!   passed, their slots are the pattern's again and the formation closes behind it. Nothing
 //!   changes in the unit stage: members simply steer to the moved slots.
+//! - **Queueing.** A moving top-level formation with another one ahead of it in its lane,
+//!   going its way, keeps a gap behind it (see `make_way/following.rs`).
 //! - **No head-on deadlock.** A moving top-level formation that sees another one coming the
 //!   other way with overlapping lanes steers its anchor to its right, just enough for both to
 //!   pass (each takes half, each to its own right), and rejoins its path afterwards.
@@ -17,6 +19,7 @@ use super::World;
 use super::scratch::Scratch;
 use crate::formation::Member;
 
+mod following;
 mod root_index;
 
 use root_index::RootEntry;
@@ -51,13 +54,16 @@ impl World {
         let index = &mut scratch.roots_index;
         index.update(&scratch.roots, formations);
         index.index_headings();
+        index.index_all();
         for a in index.entries() {
             let v = match a.lane {
                 Some(lane) => index.passing_velocity(a, &lane),
                 None => Vec2::ZERO,
             };
+            let follow = index.following_speed(a);
             if let Some(f) = formations.get_mut(a.id) {
                 f.pass_velocity = v;
+                f.follow_speed = follow;
             }
         }
     }

@@ -47,6 +47,12 @@ pub(crate) struct RootEntry {
     pub(super) moving: bool,
     /// The lane it opens, if it moves ([`Lane::new`]).
     pub(super) lane: Option<Lane>,
+    /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
+    pub(super) follow_gap: f32,
+    /// Where its anchor faces (the heading of a mover too slow to have a lane).
+    pub(super) facing: Vec2,
+    /// Its slowest member's top speed (above any speed its anchor cruises at).
+    pub(super) top_speed: f32,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -55,6 +61,15 @@ pub(crate) struct RootEntry {
 }
 
 impl RootEntry {
+    /// Its top speed, 0 when not finite or negative.
+    pub(super) fn top_speed_or_zero(&self) -> f32 {
+        if self.top_speed.is_finite() {
+            self.top_speed.max(0.0)
+        } else {
+            0.0
+        }
+    }
+
     fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
         let (position, velocity) = (f.anchor.position, f.anchor.velocity);
         let moving = f.motion == Motion::Moving;
@@ -66,6 +81,9 @@ impl RootEntry {
             half_extent: f.half_extent,
             moving,
             lane: Lane::new(position, velocity, f.half_extent, moving),
+            follow_gap: f.settings.follow_gap,
+            facing: f.anchor.orientation,
+            top_speed: f.slowest_speed,
             root,
             heading: NO_HEADING,
         }
@@ -229,6 +247,25 @@ impl RootIndex {
             );
         }
         super::passing_velocity(lane, shift)
+    }
+
+    /// Calls `visit` with every root whose anchor lies within the square of half-side `r`
+    /// round `at` (and maybe a few more), from the index of [`Self::index_all`].
+    pub(super) fn for_each_near(&self, at: Vec2, r: f32, visit: impl FnMut(&RootEntry)) {
+        // Padded for rounding (a superset: the caller decides).
+        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        self.all.for_each_in(
+            &self.entries,
+            (at.x - r, at.x + r),
+            (at.y - r, at.y + r),
+            visit,
+        );
+    }
+
+    /// Largest half-extent length among the roots (the farthest a root's body reaches from
+    /// its anchor).
+    pub(super) fn max_reach(&self) -> f32 {
+        self.max_reach
     }
 
     /// Calls `visit` with every other root in mover `a`'s `lane` ([`Lane::reaches`]).

@@ -4,6 +4,7 @@ use cohort_steering::Vec2;
 use proptest::prelude::*;
 use slotmap::SlotMap;
 
+use super::super::following::{Frame, follow_cap};
 use super::super::{Lane, pass_shift};
 use super::{RootEntry, RootIndex, WEDGES, heading_class, may_oppose, sort_by_x};
 use crate::army::{ArmySpec, build_army};
@@ -47,6 +48,9 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             half_extent,
             moving,
             lane: Lane::new(position, velocity, half_extent, moving),
+            follow_gap: 2.0,
+            facing: velocity.try_normalize().unwrap_or(Vec2::X),
+            top_speed: 3.0,
             root: k as u32,
             heading: super::NO_HEADING,
         });
@@ -106,6 +110,26 @@ proptest! {
             let every_pair = super::super::passing_velocity(&lane, shift);
             let pruned = index.passing_velocity(a, &lane);
             prop_assert_eq!(pruned.to_array().map(f32::to_bits), every_pair.to_array().map(f32::to_bits));
+        }
+    }
+
+    /// The queueing cap from the pruned query equals the least cap of every other root, as
+    /// far as it binds (a cap at or above the top speed changes nothing; beyond the query's
+    /// square every cap is).
+    #[test]
+    fn pruned_following_equals_the_test_of_every_pair(roots in roots_strategy()) {
+        let index = index_of(&roots);
+        for a in &index.entries {
+            let top = a.top_speed_or_zero();
+            let bind = |cap: Option<f32>| cap.map_or(top, |c| c.min(top)).to_bits();
+            let every_pair = Frame::of(a).filter(|_| a.moving).and_then(|frame| {
+                index
+                    .entries
+                    .iter()
+                    .filter_map(|b| follow_cap(a, &frame, b))
+                    .reduce(f32::min)
+            });
+            prop_assert_eq!(bind(index.following_speed(a)), bind(every_pair));
         }
     }
 

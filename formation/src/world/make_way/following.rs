@@ -1,0 +1,123 @@
+//! Queueing: a moving top-level formation that has another one ahead of it in its lane, going
+//! its way (or across it), slows to that one's speed and keeps a gap behind it instead of
+//! pressing into it. Where two paths merge, the formation further from the meeting point
+//! waits: of two formations each ahead of the other (side by side, converging), the one
+//! further ahead in the other's frame goes first.
+//!
+//! Without it, rows of platoons that meet at the end of a wall all make for the same point:
+//! the make-way lanes of each push the others' members aside into a third, and the crowd
+//! never clears (the army bench's 100,000 units stood in such jams at a dozen wall ends; see
+//! `docs/performance.md`, "Session 8").
+
+use cohort_steering::Vec2;
+
+use super::PASS_MARGIN;
+use super::root_index::{RootEntry, RootIndex};
+
+/// Seconds over which a follower closes (or opens) the gap to the one ahead.
+const FOLLOW_TIME: f32 = 2.0;
+
+/// A top-level formation in its heading's frame, as queueing sees it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
+    forward: Vec2,
+    left: Vec2,
+    /// Half its depth along `forward` and half its width across it.
+    half: Vec2,
+}
+
+impl Frame {
+    /// The frame of `e`: its heading when it moves faster than [`super::MOVING_SPEED`], where its
+    /// anchor faces otherwise (a formation held up in a queue still faces its way).
+    pub(super) fn of(e: &RootEntry) -> Option<Self> {
+        let forward = match e.lane {
+            Some(lane) => lane.forward,
+            None => e.facing.try_normalize()?,
+        };
+        Some(Self {
+            forward,
+            left: forward.perp(),
+            half: e.half_extent.abs(),
+        })
+    }
+
+    /// Half the depth (x) and half the width (y) of a formation of frame `other` as seen
+    /// along this frame's heading (its extent box turned into this frame).
+    fn extent_of(&self, other: &Frame) -> Vec2 {
+        let (c, s) = (
+            other.forward.dot(self.forward).abs(),
+            other.forward.dot(self.left).abs(),
+        );
+        Vec2::new(
+            other.half.x * c + other.half.y * s,
+            other.half.x * s + other.half.y * c,
+        )
+    }
+
+    /// Where `rel` (a position relative to this formation's anchor) lies: `(along, lateral)`.
+    fn local(&self, rel: Vec2) -> Vec2 {
+        Vec2::new(rel.dot(self.forward), rel.dot(self.left))
+    }
+}
+
+impl RootIndex {
+    /// The speed moving formation `a` may keep this tick without closing to less than its
+    /// `follow_gap` behind any formation ahead of it in its lane that goes its way: the
+    /// other's speed along `a`'s heading plus the surplus gap over [`FOLLOW_TIME`] (at least
+    /// 0). `None` when nothing is ahead, or queueing is off. Needs [`Self::index_all`].
+    pub(super) fn following_speed(&self, a: &RootEntry) -> Option<f32> {
+        if !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
+            return None;
+        }
+        let frame = Frame::of(a)?;
+        // A formation that sets a cap below `a`'s top speed lies less than `a`'s depth, its
+        // own depth, the gap and the top speed's travel over `FOLLOW_TIME` ahead, and less
+        // than both widths and the margin aside: within `r` (each half-extent is at most
+        // `max_reach` long, so its depth plus width is at most 1.5 times that).
+        let top = a.top_speed_or_zero();
+        let r = 3.0 * self.max_reach() + a.follow_gap + top * FOLLOW_TIME + PASS_MARGIN;
+        let mut cap: Option<f32> = None;
+        self.for_each_near(a.position, r, |b| {
+            if let Some(v) = follow_cap(a, &frame, b) {
+                cap = Some(cap.map_or(v, |c| c.min(v)));
+            }
+        });
+        cap
+    }
+}
+
+/// The speed cap `b` sets `a` (in `frame`), if `b` is a moving formation ahead of `a` in its
+/// lane that `a` must wait for.
+pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<f32> {
+    if b.id == a.id || !b.moving {
+        return None;
+    }
+    let other = Frame::of(b)?;
+    // Coming the other way: passing's business (see `pass_shift`).
+    if other.forward.dot(frame.forward) <= -0.5 {
+        return None;
+    }
+    let rel = frame.local(b.position - a.position);
+    if !(rel.x > 0.0) {
+        return None;
+    }
+    let seen = frame.extent_of(&other);
+    if rel.y.abs() >= frame.half.y + seen.y + PASS_MARGIN {
+        return None;
+    }
+    // Both ahead of each other (converging side by side): the one further ahead goes first
+    // (ties by key), whether or not either has stopped to wait, so that exactly one of two
+    // waits.
+    let back = other.local(a.position - b.position);
+    let mine = other.extent_of(frame);
+    let mutual = back.x > 0.0 && back.y.abs() < other.half.y + mine.y + PASS_MARGIN;
+    if mutual && (back.x > rel.x || (back.x == rel.x && a.id < b.id)) {
+        return None;
+    }
+    let gap = rel.x - frame.half.x - seen.x;
+    let ahead_speed = b.velocity.dot(frame.forward).max(0.0);
+    Some((ahead_speed + (gap - a.follow_gap) / FOLLOW_TIME).max(0.0))
+}
+
+#[cfg(test)]
+mod tests;
