@@ -241,6 +241,11 @@ fn nan_and_infinity_anywhere_are_named_by_field() {
         ),
         (
             "units: 3",
+            "units: 3, settings: (follow_gap: -2.0)",
+            "formations[0].settings.follow_gap",
+        ),
+        (
+            "units: 3",
             "units: 3, spacing: NaN",
             "formations[0].spacing",
         ),
