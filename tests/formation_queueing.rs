@@ -154,3 +154,35 @@ fn formations_whose_paths_merge_take_turns() {
         "{pressed:?}"
     );
 }
+
+/// A formation all but standing still on its own (its units crawl at 5 cm/s) is not waited
+/// for: the formation behind it passes through it (make way) and arrives.
+#[test]
+fn a_formation_that_barely_moves_is_passed_not_queued_behind() {
+    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(160.0, 40.0));
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let gap = FormationSettings::default().follow_gap;
+    let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 20.0), 3.0, gap);
+    let (b, b_units) = add_box(&mut world, Vec2::new(24.0, 20.0), 0.05, gap);
+    world
+        .order(a, Order::move_to(Vec2::new(60.0, 20.0)))
+        .expect("order");
+    world
+        .order(b, Order::move_to(Vec2::new(84.0, 20.0)))
+        .expect("order");
+    let mut arrived = None;
+    for tick in 0..(90.0 / DT) as u32 {
+        world.step(DT);
+        let f = world.formation(a).expect("a");
+        if f.is_holding() && a_units.iter().all(|&u| slot_error(&world, u) < RADIUS) {
+            arrived = Some(tick as f32 * DT);
+            break;
+        }
+    }
+    let b_at = world.formation(b).expect("b").anchor.position;
+    eprintln!("passing a crawler: arrived after {arrived:?} s, the crawler at {b_at}");
+    assert!(arrived.is_some_and(|t| t < 60.0), "{arrived:?}");
+    // The crawler is still well short of where `a` went: `a` passed it.
+    assert!(b_at.x < 40.0, "{b_at}");
+    assert_eq!(b_units.len(), 16);
+}

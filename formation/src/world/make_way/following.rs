@@ -16,6 +16,10 @@ use super::root_index::{RootEntry, RootIndex};
 
 /// Seconds over which a follower closes (or opens) the gap to the one ahead.
 const FOLLOW_TIME: f32 = 2.0;
+/// Anchor speed (m/s) below which a formation that is not queueing itself is not waited for
+/// (lag moderation alone never slows a moving anchor this much: it keeps at least
+/// `min_speed_factor` of its cruise speed).
+const STUCK_SPEED: f32 = 0.05;
 
 /// A top-level formation in its heading's frame, as queueing sees it.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +94,12 @@ impl RootIndex {
 /// lane that `a` must wait for.
 pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<f32> {
     if b.id == a.id || !b.moving {
+        return None;
+    }
+    // Standing still on its own (blocked, or waiting for its members), not in a queue: `a`
+    // does not wait for it for ever; make way takes `a` through it, as through a formation
+    // that holds.
+    if !b.queued && !(b.velocity.length_squared() >= STUCK_SPEED * STUCK_SPEED) {
         return None;
     }
     let other = Frame::of(b)?;

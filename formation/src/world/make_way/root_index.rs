@@ -53,6 +53,8 @@ pub(crate) struct RootEntry {
     pub(super) facing: Vec2,
     /// Its slowest member's top speed (above any speed its anchor cruises at).
     pub(super) top_speed: f32,
+    /// Whether it was queueing behind another formation last tick.
+    pub(super) queued: bool,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -84,6 +86,7 @@ impl RootEntry {
             follow_gap: f.settings.follow_gap,
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
+            queued: f.follow_speed.is_some(),
             root,
             heading: NO_HEADING,
         }

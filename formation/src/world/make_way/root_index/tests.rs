@@ -51,6 +51,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             follow_gap: 2.0,
             facing: velocity.try_normalize().unwrap_or(Vec2::X),
             top_speed: 3.0,
+            queued: k % 3 == 0,
             root: k as u32,
             heading: super::NO_HEADING,
         });
