@@ -1,7 +1,7 @@
 //! Queueing, measured: a formation that catches up with a slower one ahead of it keeps a gap
 //! behind it, and of two formations whose paths merge, one waits for the other, instead of
 //! either pressing into the other's ranks. Each scenario also runs with queueing off
-//! (`follow_gap` 0) to show what it prevents.
+//! (`follow_gap` 0, the default: queueing is experimental) to show what it prevents.
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{
@@ -12,6 +12,8 @@ use cohort::steering::{Body, Vec2};
 
 const DT: f32 = 1.0 / 30.0;
 const RADIUS: f32 = 0.5;
+/// The gap queueing keeps (it is off by default).
+const QUEUE_GAP: f32 = 2.0;
 
 /// A 4 × 4 box of 16 units of top speed `speed` at `at` facing +x, every unit on its slot.
 fn add_box(world: &mut World, at: Vec2, speed: f32, follow_gap: f32) -> (FormationId, Vec<UnitId>) {
@@ -114,7 +116,7 @@ fn catch_up(follow_gap: f32) -> Outcome {
 
 #[test]
 fn a_faster_formation_queues_behind_a_slower_one() {
-    let queued = catch_up(FormationSettings::default().follow_gap);
+    let queued = catch_up(QUEUE_GAP);
     let pressed = catch_up(0.0);
     eprintln!("catch up: queued {queued:?}, without queueing {pressed:?}");
     // Queueing: the ranks never touch and every unit stays near its slot.
@@ -144,7 +146,7 @@ fn merge(follow_gap: f32) -> Outcome {
 
 #[test]
 fn formations_whose_paths_merge_take_turns() {
-    let queued = merge(FormationSettings::default().follow_gap);
+    let queued = merge(QUEUE_GAP);
     let pressed = merge(0.0);
     eprintln!("merge: queued {queued:?}, without queueing {pressed:?}");
     assert!(queued.arrived.is_some(), "{queued:?}");
@@ -161,7 +163,7 @@ fn formations_whose_paths_merge_take_turns() {
 fn a_formation_that_barely_moves_is_passed_not_queued_behind() {
     let map = Map::with_bounds(Vec2::ZERO, Vec2::new(160.0, 40.0));
     let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
-    let gap = FormationSettings::default().follow_gap;
+    let gap = QUEUE_GAP;
     let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 20.0), 3.0, gap);
     let (b, b_units) = add_box(&mut world, Vec2::new(24.0, 20.0), 0.05, gap);
     world

@@ -58,7 +58,12 @@ pub struct FormationSettings {
     pub column_in_narrows: bool,
     /// Gap (metres) a moving top-level formation keeps behind another one ahead of it in its
     /// lane going its way: it slows to that one's speed rather than pressing into it (where
-    /// paths merge, the one further behind waits). 0 turns queueing off.
+    /// paths merge, the one further behind waits). 0 (the default) turns queueing off.
+    ///
+    /// Experimental: it keeps two or three formations out of each other's ranks (see
+    /// `tests/formation_queueing.rs`), but in the 100,000-unit army bench it starves
+    /// platoons that join a stream of others (they wait for the whole stream) and turns
+    /// rows of platoons into single-file columns (see `docs/performance.md`, "Session 8").
     pub follow_gap: f32,
 }
 
@@ -76,7 +81,7 @@ impl Default for FormationSettings {
             turn_rate: 1.2,
             arrival_radius: 0.25,
             column_in_narrows: true,
-            follow_gap: 2.0,
+            follow_gap: 0.0,
         }
     }
 }
