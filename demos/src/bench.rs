@@ -43,6 +43,12 @@ pub struct BenchOptions {
     pub seed: u64,
     /// Skip the brute-force pass.
     pub skip_brute_force: bool,
+    /// March on the same map without obstacles (no trees, buildings or walls): what the army
+    /// costs when it meets nothing, to tell the growth of the data from the obstacles' work.
+    pub open_field: bool,
+    /// Also time every run of this many ticks on its own (`None`: the whole run only), to see
+    /// how the cost changes along the march.
+    pub window: Option<u64>,
 }
 
 impl Default for BenchOptions {
@@ -53,8 +59,23 @@ impl Default for BenchOptions {
             warmup: 20,
             seed: 1,
             skip_brute_force: false,
+            open_field: false,
+            window: None,
         }
     }
+}
+
+/// The cost of one run of timed ticks (see [`BenchOptions::window`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchWindow {
+    /// Ticks stepped before the window, warm-up included.
+    pub from_tick: u64,
+    /// Ticks in the window.
+    pub ticks: u64,
+    /// Wall-clock nanoseconds per unit-tick.
+    pub ns_per_unit_tick: f64,
+    /// Thread CPU time per unit-tick, nanoseconds, where the platform has a thread clock.
+    pub cpu_ns_per_unit_tick: Option<f64>,
 }
 
 /// What `cohort bench` measured (the JSON keys are the field names).
@@ -66,6 +87,8 @@ pub struct BenchReport {
     pub ticks: u64,
     /// Untimed warm-up ticks before them.
     pub warmup_ticks: u64,
+    /// Whether the army marched on an open field (no obstacles).
+    pub open_field: bool,
     /// Nanoseconds per unit per tick (all layers).
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
@@ -90,6 +113,8 @@ pub struct BenchReport {
     pub brute_force_ticks: u64,
     /// `brute_force_ns_per_unit_tick / ns_per_unit_tick`.
     pub grid_speedup: Option<f64>,
+    /// The timed ticks window by window, when asked for (else empty).
+    pub windows: Vec<BenchWindow>,
 }
 
 /// Errors of `cohort bench`.
@@ -133,9 +158,17 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             value: options.ticks,
         });
     }
+    if options.window == Some(0) {
+        return Err(BenchError::OutOfRange {
+            what: "--window",
+            range: format!("1..={MAX_BENCH_TICKS}"),
+            value: 0,
+        });
+    }
     let spec = ArmySpec {
         units: options.units,
         seed: options.seed,
+        obstacles: !options.open_field,
         ..ArmySpec::default()
     };
     // The heap of the terrain alone (map, navigation graph, geometry index), to leave out of
@@ -172,11 +205,36 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     let brute_world = (!options.skip_brute_force).then(|| world.clone());
     let mut seconds = 0.0f64;
     let mut cpu_ns = None;
+    // Made before the count: reading the clocks between windows allocates nothing.
+    let window = options.window.unwrap_or(options.ticks).min(options.ticks);
+    let mut windows = Vec::with_capacity(match options.window {
+        Some(_) => options.ticks.div_ceil(window) as usize,
+        None => 0,
+    });
+    let units = options.units as f64;
     let running = allocation_counter::measure(|| {
         let cpu_start = cpu_time::ThreadTime::try_now().ok();
         let start = Instant::now();
-        for _ in 0..options.ticks {
-            world.step(BENCH_DT);
+        let mut done = 0;
+        while done < options.ticks {
+            let n = window.min(options.ticks - done);
+            let cpu_at = cpu_time::ThreadTime::try_now().ok();
+            let at = Instant::now();
+            for _ in 0..n {
+                world.step(BENCH_DT);
+            }
+            if options.window.is_some() {
+                let unit_ticks = units * n as f64;
+                windows.push(BenchWindow {
+                    from_tick: options.warmup + done,
+                    ticks: n,
+                    ns_per_unit_tick: at.elapsed().as_secs_f64() * 1e9 / unit_ticks,
+                    cpu_ns_per_unit_tick: cpu_at
+                        .and_then(|t| t.try_elapsed().ok())
+                        .map(|d| d.as_nanos() as f64 / unit_ticks),
+                });
+            }
+            done += n;
         }
         seconds = start.elapsed().as_secs_f64();
         cpu_ns = cpu_start
@@ -203,6 +261,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         units: options.units,
         ticks: options.ticks,
         warmup_ticks: options.warmup,
+        open_field: options.open_field,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
         cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns / unit_ticks),
@@ -214,6 +273,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         brute_force_ns_per_unit_tick: brute,
         brute_force_ticks: if brute.is_some() { bf_ticks } else { 0 },
         grid_speedup: brute.map(|b| b / ns_per_unit_tick),
+        windows,
     })
 }
 
@@ -237,8 +297,15 @@ impl fmt::Display for BenchReport {
         let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
         writeln!(
             f,
-            "standard army: {} units, {} ticks timed after {} warm-up ticks (dt {BENCH_DT} s)",
-            self.units, self.ticks, self.warmup_ticks
+            "standard army{}: {} units, {} ticks timed after {} warm-up ticks (dt {BENCH_DT} s)",
+            if self.open_field {
+                " on an open field"
+            } else {
+                ""
+            },
+            self.units,
+            self.ticks,
+            self.warmup_ticks
         )?;
         writeln!(f, "  ns per unit-tick      {:>10.1}", self.ns_per_unit_tick)?;
         writeln!(f, "  ms per tick           {:>10.3}", self.ms_per_tick)?;
@@ -274,9 +341,23 @@ impl fmt::Display for BenchReport {
                 f,
                 "  brute force           {b:>10.1} ns per unit-tick over {} ticks: grid {s:.1}x faster",
                 self.brute_force_ticks
-            ),
-            _ => writeln!(f, "  brute force           skipped"),
+            )?,
+            _ => writeln!(f, "  brute force           skipped")?,
         }
+        if !self.windows.is_empty() {
+            writeln!(
+                f,
+                "  window (ticks)        ns per unit-tick   CPU ns per unit-tick"
+            )?;
+        }
+        for w in &self.windows {
+            let range = format!("{}..{}", w.from_tick, w.from_tick + w.ticks);
+            let cpu = w
+                .cpu_ns_per_unit_tick
+                .map_or_else(|| "-".to_string(), |c| format!("{c:.1}"));
+            writeln!(f, "  {range:<20}  {:>16.1}   {cpu:>20}", w.ns_per_unit_tick)?;
+        }
+        Ok(())
     }
 }
 
@@ -321,6 +402,65 @@ mod tests {
     }
 
     #[test]
+    fn windows_cover_the_timed_ticks_in_order() {
+        let report = run_bench(&BenchOptions {
+            units: 100,
+            ticks: 5,
+            warmup: 3,
+            skip_brute_force: true,
+            window: Some(2),
+            ..BenchOptions::default()
+        })
+        .unwrap();
+        let spans: Vec<(u64, u64)> = report
+            .windows
+            .iter()
+            .map(|w| (w.from_tick, w.ticks))
+            .collect();
+        assert_eq!(spans, [(3, 2), (5, 2), (7, 1)]);
+        assert!(report.windows.iter().all(|w| w.ns_per_unit_tick > 0.0));
+        assert_eq!(report.allocations_per_tick, 0.0, "{report:?}");
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["windows"].as_array().map(Vec::len), Some(3));
+        assert!(report.to_string().contains("5..7"), "{report}");
+        // Without the option, no windows.
+        let plain = run_bench(&BenchOptions {
+            units: 100,
+            ticks: 2,
+            skip_brute_force: true,
+            ..BenchOptions::default()
+        })
+        .unwrap();
+        assert!(plain.windows.is_empty());
+    }
+
+    #[test]
+    fn an_open_field_has_no_obstacles_to_hold() {
+        let options = BenchOptions {
+            units: 100,
+            ticks: 2,
+            skip_brute_force: true,
+            ..BenchOptions::default()
+        };
+        let standard = run_bench(&options).unwrap();
+        let open = run_bench(&BenchOptions {
+            open_field: true,
+            ..options
+        })
+        .unwrap();
+        assert!(open.open_field && !standard.open_field);
+        // The standard map's trees, buildings and walls and their navigation graph take heap
+        // the open field's terrain does not.
+        assert!(
+            open.terrain_bytes < standard.terrain_bytes,
+            "{} {}",
+            open.terrain_bytes,
+            standard.terrain_bytes
+        );
+        assert!(open.to_string().contains("open field"));
+    }
+
+    #[test]
     fn bad_options_are_refused() {
         for options in [
             BenchOptions {
@@ -329,6 +469,10 @@ mod tests {
             },
             BenchOptions {
                 ticks: 0,
+                ..BenchOptions::default()
+            },
+            BenchOptions {
+                window: Some(0),
                 ..BenchOptions::default()
             },
         ] {

@@ -78,6 +78,12 @@ pub enum Command {
         /// Skip the brute-force neighbour search pass.
         #[arg(long)]
         no_brute_force: bool,
+        /// March on the map without its obstacles (the data's growth without their work).
+        #[arg(long)]
+        open_field: bool,
+        /// Also report every run of this many timed ticks on its own.
+        #[arg(long, value_name = "TICKS")]
+        window: Option<u64>,
     },
     /// Watch a scenario in a window: pause, step, order, inspect (press H for the keys).
     View {
@@ -194,11 +200,15 @@ fn execute(command: Command) -> Result<(), Failure> {
             ticks,
             json,
             no_brute_force,
+            open_field,
+            window,
         } => {
             let options = crate::bench::BenchOptions {
                 units,
                 ticks,
                 skip_brute_force: no_brute_force,
+                open_field,
+                window,
                 ..crate::bench::BenchOptions::default()
             };
             let report = crate::bench::run_bench(&options).map_err(bad)?;
