@@ -1,0 +1,264 @@
+use super::*;
+use crate::SimRng;
+use proptest::prelude::*;
+
+fn solver() -> PenetrationSolver {
+    PenetrationSolver::new(Vec2::splat(-20.0), Vec2::splat(20.0), 1.0).unwrap()
+}
+
+/// A man-sized body at `position` moving at `velocity` (also used by the tests of
+/// `static_geometry`).
+pub(super) fn at(position: Vec2, velocity: Vec2) -> Body {
+    Body::new(position, 0.5, 3.0, 6.0).unwrap().moving(velocity)
+}
+
+/// Whether two vectors agree within 1e-5.
+pub(super) fn close(a: Vec2, b: Vec2) -> bool {
+    (a - b).length() < 1e-5
+}
+
+#[test]
+fn split_directions_are_unit_and_antisymmetric() {
+    let mut quadrants = [0; 4];
+    for j in 1..40 {
+        let d = split_direction(0, j);
+        assert!((d.length() - 1.0).abs() < 1e-6);
+        assert_eq!(d, -split_direction(j, 0));
+        quadrants[usize::from(d.x < 0.0) * 2 + usize::from(d.y < 0.0)] += 1;
+    }
+    assert!(quadrants.iter().all(|&q| q >= 4), "{quadrants:?}");
+}
+
+#[test]
+fn overlapping_pair_moves_half_each() {
+    let mut pos = [Vec2::ZERO, Vec2::new(0.6, 0.0), Vec2::new(5.0, 5.0)];
+    let stats = solver().resolve(&mut pos, &[0.5, 0.5, 0.5], 1);
+    assert!(close(pos[0], Vec2::new(-0.2, 0.0)));
+    assert!(close(pos[1], Vec2::new(0.8, 0.0)));
+    assert_eq!(pos[2], Vec2::new(5.0, 5.0));
+    assert_eq!(stats.pairs, 1);
+    assert!((stats.last_max_overlap - 0.4).abs() < 1e-5);
+    // Touching is not overlapping: nothing more to do.
+    let stats = solver().resolve(&mut pos, &[0.5, 0.5, 0.5], 10);
+    assert_eq!(stats, ResolveStats::default());
+}
+
+#[test]
+fn coincident_bodies_separate() {
+    let mut pos = [Vec2::ONE; 2];
+    solver().resolve(&mut pos, &[0.5, 0.25], 1);
+    assert!(((pos[1] - pos[0]).length() - 0.75).abs() < 1e-5);
+    assert!(close(pos[1] - pos[0], split_direction(0, 1) * 0.75));
+    assert!(close((pos[0] + pos[1]) * 0.5, Vec2::ONE));
+    // Many coincident bodies: finite, deterministic, and separated.
+    let run = || {
+        let mut pos = [Vec2::new(3.0, -2.0); 7];
+        let mut s = solver();
+        s.resolve(&mut pos, &[0.5; 7], 200);
+        (pos, s.deepest_overlap(&pos, &[0.5; 7]))
+    };
+    let (a, depth) = run();
+    assert!(a.iter().all(|p| p.is_finite()));
+    assert!(depth < 1e-3, "{depth}");
+    assert_eq!(a, run().0);
+}
+
+#[test]
+fn degenerate_inputs_are_ignored() {
+    let mut pos = [Vec2::NAN, Vec2::ZERO, Vec2::new(0.1, 0.0)];
+    solver().resolve(&mut pos, &[0.5, f32::NAN, -1.0], 5);
+    assert_eq!(pos[1..], [Vec2::ZERO, Vec2::new(0.1, 0.0)]);
+    let mut pos = [Vec2::ZERO, Vec2::ZERO];
+    solver().resolve(&mut pos, &[0.5], 5); // length mismatch: only body 0
+    assert_eq!(pos, [Vec2::ZERO, Vec2::ZERO]);
+}
+
+#[test]
+fn resolve_bodies_writes_back_without_reallocating() {
+    let mut rng = SimRng::seed_from(5);
+    let mut p = || Vec2::new(rng.range(-5.0, 5.0), rng.range(-5.0, 5.0));
+    let mut bodies: Vec<Body> = (0..300).map(|_| at(p(), Vec2::ZERO)).collect();
+    let mut s = solver();
+    s.resolve_bodies(&mut bodies, 3);
+    let caps = |s: &PenetrationSolver| (s.pairs.capacity(), s.positions.capacity());
+    let warm = caps(&s);
+    s.resolve_bodies(&mut bodies, 3);
+    assert_eq!(caps(&s), warm);
+    let before = bodies.iter().map(|b| b.position).collect::<Vec<_>>();
+    let stats = s.resolve_bodies(&mut bodies, 1);
+    assert!(stats.pairs > 0 && bodies.iter().zip(&before).any(|(b, p)| b.position != *p));
+}
+
+/// 200 bodies spawned at nearly one point spread out until none overlaps more than 1%.
+#[test]
+fn crowd_spawned_on_one_point_spreads_out() {
+    let mut rng = SimRng::seed_from(11);
+    let n = 200;
+    let radii: Vec<f32> = (0..n).map(|_| rng.range(0.4, 0.6)).collect();
+    let mut jitter = || Vec2::new(rng.range(-1e-3, 1e-3), rng.range(-1e-3, 1e-3));
+    let mut pos: Vec<Vec2> = (0..n).map(|_| jitter()).collect();
+    // Every tenth body exactly on the same point.
+    pos.iter_mut().step_by(10).for_each(|p| *p = Vec2::ZERO);
+    let mut s = solver();
+    for _ in 0..40 {
+        s.resolve(&mut pos, &radii, 10);
+    }
+    let depth = s.deepest_overlap(&pos, &radii);
+    assert!(pos.iter().all(|p| p.is_finite()));
+    assert!(depth < 0.01 * 0.4, "deepest overlap {depth}");
+}
+
+/// The pairs a caller collects with a grid of the same cell size, at positions every
+/// circle then moves less than half the margin from.
+fn seeded(s: &mut PenetrationSolver, anchors: &[Vec2], radii: &[f32], margin: f32) {
+    let mut grid = CellGrid::new(Vec2::splat(-20.0), Vec2::splat(20.0), 1.0).unwrap();
+    grid.rebuild(anchors);
+    let max_r = radii.iter().fold(0.0f32, |m, &r| m.max(r));
+    let pairs = s.seed_candidates(anchors, margin);
+    for (i, &p) in anchors.iter().enumerate() {
+        let i = i as u32;
+        grid.for_each_in_radius(p, radii[i as usize] + max_r + margin, |j, q| {
+            let sum = radii[i as usize] + radii[j as usize] + margin;
+            if j > i && (q - p).length_squared() < sum * sum {
+                pairs.push((i, j));
+            }
+        });
+    }
+}
+
+/// Handed-in candidates give the same separation as the solver's own collection, and
+/// a circle moved farther than half their margin makes the solver collect its own.
+#[test]
+fn seeded_candidates_separate_like_collected_ones() {
+    let mut rng = SimRng::seed_from(5);
+    let n = 150;
+    let radii: Vec<f32> = (0..n).map(|_| rng.range(0.4, 0.6)).collect();
+    let anchors: Vec<Vec2> = (0..n)
+        .map(|_| Vec2::new(rng.range(-6.0, 6.0), rng.range(-6.0, 6.0)))
+        .collect();
+    let margin = 0.5;
+    let moved: Vec<Vec2> = anchors
+        .iter()
+        .map(|&p| p + Vec2::new(rng.range(-0.17, 0.17), rng.range(-0.17, 0.17)))
+        .collect();
+    let (mut own, mut handed) = (solver(), solver());
+    let mut a = moved.clone();
+    own.resolve(&mut a, &radii, 6);
+    let mut b = moved.clone();
+    seeded(&mut handed, &anchors, &radii, margin);
+    handed.resolve(&mut b, &radii, 6);
+    let (da, db) = (
+        own.deepest_overlap(&a, &radii),
+        handed.deepest_overlap(&b, &radii),
+    );
+    assert!(db <= da.max(1e-3) * 1.5, "seeded {db} vs own {da}");
+    // Seeded from positions 2 m away: every circle drifted, the seed is ignored.
+    let far: Vec<Vec2> = moved.iter().map(|&p| p + Vec2::new(2.0, 0.0)).collect();
+    let mut c = moved.clone();
+    handed.seed_candidates(&far, margin);
+    handed.resolve(&mut c, &radii, 6);
+    let mut d = moved.clone();
+    solver().resolve(&mut d, &radii, 6);
+    assert_eq!(c, d, "a stale seed must give the solver's own result");
+    // A seed for another number of circles is ignored too.
+    let mut e = moved.clone();
+    handed.seed_candidates(&anchors[..10], margin);
+    handed.resolve(&mut e, &radii, 6);
+    assert_eq!(e, d);
+}
+
+/// A row pressed against a held circle gives way down the line: the held circle stays
+/// put and each one behind it ends just touching its neighbour; against the candidate
+/// order a pass moves the row back by one circle.
+#[test]
+fn a_row_gives_way_to_a_held_circle() {
+    let radii = [0.5; 4];
+    // Along +x, so the grid's pair order is the row's order.
+    let start = [
+        Vec2::ZERO,
+        Vec2::new(0.9, 0.0),
+        Vec2::new(1.8, 0.0),
+        Vec2::new(2.7, 0.0),
+    ];
+    let mut s = solver();
+    // The candidates `resolve` collects at the start positions (neighbours in the row).
+    let mut pos = start;
+    s.resolve(&mut pos, &radii, 1);
+    assert_eq!(s.candidates(), &[(0, 1), (1, 2), (2, 3)]);
+    pos = start;
+    let mut held = [true, false, false, false];
+    assert!(s.separate_from_held(&mut pos, &radii, &mut held, 4));
+    assert_eq!(pos[0], Vec2::ZERO);
+    for k in 1..4 {
+        let gap = (pos[k - 1] - pos[k]).length();
+        assert!((gap - 1.0).abs() < 1e-5, "gap {k}: {gap}");
+    }
+    assert_eq!(held, [true; 4]);
+    // Held at the other end of the row, against the candidate order: one pass moves only
+    // the circle next to it, enough passes the whole row.
+    let mut one = start;
+    let mut held = [false, false, false, true];
+    s.separate_from_held(&mut one, &radii, &mut held, 1);
+    assert!(close(one[2], Vec2::new(1.7, 0.0)), "{:?}", one[2]);
+    assert_eq!(
+        &one[..2],
+        &start[..2],
+        "only the next one gives way in one pass"
+    );
+    let mut all = start;
+    s.separate_from_held(&mut all, &radii, &mut [false, false, false, true], 4);
+    for k in 1..4 {
+        assert!(((all[k - 1] - all[k]).length() - 1.0).abs() < 1e-5);
+    }
+    assert_eq!(all[3], start[3]);
+    // Nobody held, or everybody: nothing moves.
+    let mut none = start;
+    assert!(!s.separate_from_held(&mut none, &radii, &mut [false; 4], 4));
+    assert!(!s.separate_from_held(&mut none, &radii, &mut [true; 4], 4));
+    assert_eq!(none, start);
+}
+
+proptest! {
+    #[test]
+    fn skipping_unmoved_pairs_changes_nothing(
+        bodies in prop::collection::vec((-5.0f32..5.0, -5.0f32..5.0, 0.2f32..1.0), 1..60),
+        iterations in 1u32..12,
+        rounds in 1usize..4,
+    ) {
+        let mut fast: Vec<Vec2> = bodies.iter().map(|b| Vec2::new(b.0, b.1)).collect();
+        let mut full = fast.clone();
+        let radii: Vec<f32> = bodies.iter().map(|b| b.2).collect();
+        let (mut a, mut b) = (solver(), solver());
+        let bits = |v: &[Vec2]| v.iter().map(|p| (p.x.to_bits(), p.y.to_bits())).collect::<Vec<_>>();
+        // Several calls on the same solvers, so bits of earlier calls are about.
+        for round in 0..rounds {
+            let sa = a.resolve(&mut fast, &radii, iterations);
+            let sb = b.resolve_checking::<CellGrid>(&mut full, &radii, iterations, true, None);
+            prop_assert_eq!(
+                (sa.iterations, sa.pairs, sa.last_max_overlap.to_bits()),
+                (sb.iterations, sb.pairs, sb.last_max_overlap.to_bits()),
+                "round {}", round
+            );
+            prop_assert_eq!(bits(&fast), bits(&full));
+            for p in fast.iter_mut().chain(full.iter_mut()) {
+                *p = Vec2::new(p.y * 0.9, -p.x * 0.9);
+            }
+        }
+    }
+
+    #[test]
+    fn random_sets_end_without_overlap(
+        bodies in prop::collection::vec((-6.0f32..6.0, -6.0f32..6.0, 0.2f32..1.0), 1..40),
+    ) {
+        let mut pos: Vec<Vec2> = bodies.iter().map(|b| Vec2::new(b.0, b.1)).collect();
+        let radii: Vec<f32> = bodies.iter().map(|b| b.2).collect();
+        let mut s = solver();
+        s.resolve(&mut pos, &radii, 500);
+        for i in 0..pos.len() {
+            for j in i + 1..pos.len() {
+                let gap = (pos[j] - pos[i]).length() - radii[i] - radii[j];
+                prop_assert!(gap > -1e-3, "pair {i} {j} overlaps by {}", -gap);
+            }
+        }
+    }
+}
