@@ -242,3 +242,45 @@ fn bad_arguments_exit_2() {
     );
     assert_eq!(cohort(&["frobnicate"]).status.code(), Some(2));
 }
+
+#[test]
+fn bench_json_has_the_issue_keys_and_its_windows() {
+    let out = cohort(&[
+        "bench",
+        "--units",
+        "60",
+        "--ticks",
+        "3",
+        "--window",
+        "2",
+        "--open-field",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    for key in [
+        "ns_per_unit_tick",
+        "ms_per_tick",
+        "peak_bytes",
+        "bytes_per_unit",
+        "brute_force_ns_per_unit_tick",
+    ] {
+        assert!(v[key].is_number(), "{key}: {stdout}");
+    }
+    assert_eq!(v["units"], 60);
+    assert_eq!(v["ticks"], 3);
+    assert_eq!(v["open_field"], true);
+    let windows = v["windows"].as_array().unwrap();
+    let ticks: Vec<_> = windows.iter().map(|w| w["ticks"].as_u64()).collect();
+    assert_eq!(ticks, [Some(2), Some(1)]);
+    // A zero window is refused, naming the option.
+    let bad = cohort(&["bench", "--units", "60", "--ticks", "3", "--window", "0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("--window"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
