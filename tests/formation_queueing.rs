@@ -188,3 +188,46 @@ fn a_formation_that_barely_moves_is_passed_not_queued_behind() {
     assert!(b_at.x < 40.0, "{b_at}");
     assert_eq!(b_units.len(), 16);
 }
+
+/// Two boxes abreast in neighbouring lanes, 6 m apart centre to centre (their outer ranks about 0.5 m
+/// apart, inside each other's lane margin), the northern one 1 m ahead, both ordered 60 m
+/// east on parallel tracks.
+fn abreast(follow_gap: f32) -> (Outcome, f32) {
+    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(120.0, 50.0));
+    let mut world = World::new(map, WorldSettings::default(), 7).expect("world");
+    let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 20.0), 3.0, follow_gap);
+    let (b, b_units) = add_box(&mut world, Vec2::new(11.0, 26.0), 3.0, follow_gap);
+    world
+        .order(a, Order::move_to(Vec2::new(70.0, 20.0)))
+        .expect("order");
+    world
+        .order(b, Order::move_to(Vec2::new(71.0, 26.0)))
+        .expect("order");
+    for _ in 0..(5.0 / DT) as u32 {
+        world.step(DT);
+    }
+    let a_after_5s = world.formation(a).expect("a").anchor.position.x - 10.0;
+    (
+        run(&mut world, (a, &a_units), (b, &b_units), 150.0),
+        a_after_5s,
+    )
+}
+
+/// Side by side is not one behind the other: neighbours in parallel lanes keep marching
+/// together (queueing waits only where paths merge), as fast as with queueing off.
+#[test]
+fn neighbours_in_parallel_lanes_do_not_queue() {
+    let (queued, queued_5s) = abreast(QUEUE_GAP);
+    let (free, free_5s) = abreast(0.0);
+    eprintln!(
+        "abreast: queued {queued:?} ({queued_5s} m in 5 s), without queueing {free:?} ({free_5s} m)"
+    );
+    let (Some(q), Some(f)) = (queued.arrived, free.arrived) else {
+        panic!("both runs arrive: {queued:?} {free:?}");
+    };
+    // The formation 1 m behind its neighbour sets off with it, and both arrive when they
+    // would without queueing (tick counts are from the 5 s mark).
+    assert!(queued_5s > 0.8 * free_5s, "{queued_5s} against {free_5s}");
+    assert!((q as f32) < 1.1 * f as f32 + 1.0 / DT, "{q} against {f}");
+    assert!(queued.closest > 2.0 * RADIUS, "{queued:?}");
+}

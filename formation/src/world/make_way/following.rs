@@ -1,8 +1,12 @@
-//! Queueing: a moving top-level formation that has another one ahead of it in its lane, going
-//! its way (or across it), slows to that one's speed and keeps a gap behind it instead of
-//! pressing into it. Where two paths merge, the formation further from the meeting point
-//! waits: of two formations each ahead of the other (side by side, converging), the one
-//! further ahead in the other's frame goes first.
+//! Queueing: a moving top-level formation that has another one wholly ahead of it in its lane,
+//! going its way (or across it), slows to that one's speed and keeps a gap behind it instead
+//! of pressing into it; of two crossing formations each wholly ahead of the other, the one
+//! further ahead in the other's frame goes first. Two formations side by side (their extents
+//! overlapping along the heading) do not queue: neighbours in parallel lanes march on
+//! together, and only where their headings meet close ahead does the one further from the
+//! meeting point wait. (Before, a neighbour a metre ahead in the next lane counted as ahead,
+//! with a negative gap and so a cap of zero: in the army bench whole rows stood still behind
+//! such a neighbour, a chain of 14 to 26 platoons; `docs/performance.md`, "Session 9".)
 //!
 //! Without it, rows of platoons that meet at the end of a wall all make for the same point:
 //! the make-way lanes of each push the others' members aside into a third, and the crowd
@@ -20,6 +24,9 @@ const FOLLOW_TIME: f32 = 2.0;
 /// (lag moderation alone never slows a moving anchor this much: it keeps at least
 /// `min_speed_factor` of its cruise speed).
 const STUCK_SPEED: f32 = 0.05;
+
+/// Sine of the smallest angle between two headings side by side that can make them merge.
+const MERGE_SINE: f32 = 0.05;
 
 /// A top-level formation in its heading's frame, as queueing sees it.
 #[derive(Clone, Copy, Debug)]
@@ -91,7 +98,8 @@ impl RootIndex {
 }
 
 /// The speed cap `b` sets `a` (in `frame`), if `b` is a moving formation ahead of `a` in its
-/// lane that `a` must wait for.
+/// lane that `a` must wait for: wholly ahead of `a` (a queue), or side by side with it where
+/// their headings meet close ahead and `a` is the further from that point (a merge).
 pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<f32> {
     if b.id == a.id || !b.moving {
         return None;
@@ -108,25 +116,64 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
         return None;
     }
     let rel = frame.local(b.position - a.position);
-    if !(rel.x > 0.0) {
-        return None;
-    }
     let seen = frame.extent_of(&other);
     if rel.y.abs() >= frame.half.y + seen.y + PASS_MARGIN {
         return None;
     }
-    // Both ahead of each other (converging side by side): the one further ahead goes first
-    // (ties by key), whether or not either has stopped to wait, so that exactly one of two
-    // waits.
-    let back = other.local(a.position - b.position);
-    let mine = other.extent_of(frame);
-    let mutual = back.x > 0.0 && back.y.abs() < other.half.y + mine.y + PASS_MARGIN;
-    if mutual && (back.x > rel.x || (back.x == rel.x && a.id < b.id)) {
+    // Wholly behind `a`: not `a`'s business.
+    if !(rel.x > -(frame.half.x + seen.x)) {
         return None;
     }
     let gap = rel.x - frame.half.x - seen.x;
+    if gap >= 0.0 {
+        // `b` is ahead in `a`'s lane. How `b` sees `a`:
+        let back = other.local(a.position - b.position);
+        let mine = other.extent_of(frame);
+        let in_band = back.y.abs() < other.half.y + mine.y + PASS_MARGIN;
+        let gap_b = back.x - other.half.x - mine.x;
+        // Each ahead of the other (crossing): the one further ahead goes first (ties by
+        // key), so that exactly one of two waits.
+        if in_band && gap_b >= 0.0 && (back.x > rel.x || (back.x == rel.x && a.id < b.id)) {
+            return None;
+        }
+        // `b` sees `a` beside it and is the one that waits at their merge.
+        if in_band
+            && gap_b < 0.0
+            && back.x > -(other.half.x + mine.x)
+            && merge_waits(b, &other, a, frame)
+        {
+            return None;
+        }
+    } else if !merge_waits(a, frame, b, &other) {
+        // Side by side (their extents overlap along `a`'s heading): no queue. Neighbours
+        // in parallel lanes never wait for each other; only a merge near at hand makes one
+        // of the two wait.
+        return None;
+    }
     let ahead_speed = b.velocity.dot(frame.forward).max(0.0);
     Some((ahead_speed + (gap - a.follow_gap) / FOLLOW_TIME).max(0.0))
+}
+
+/// Whether `a` (in `frame`), side by side with `b` (in `other`), is the one of the two that
+/// waits where their headings meet: the one further from that point (ties by key). Only
+/// when that point lies ahead of one of them and within `a`'s reach of both (their depths,
+/// the gap and twice [`FOLLOW_TIME`] at top speed); never when their headings are all but
+/// parallel (less than about 3 degrees apart): neighbours in parallel lanes.
+fn merge_waits(a: &RootEntry, frame: &Frame, b: &RootEntry, other: &Frame) -> bool {
+    let cross = frame.forward.perp_dot(other.forward);
+    if !(cross.abs() >= MERGE_SINE) {
+        return false;
+    }
+    // `a.position + s_a * frame.forward == b.position + s_b * other.forward`.
+    let d = b.position - a.position;
+    let s_a = d.perp_dot(other.forward) / cross;
+    let s_b = d.perp_dot(frame.forward) / cross;
+    if s_a < 0.0 && s_b < 0.0 {
+        return false;
+    }
+    let seen = frame.extent_of(other);
+    let reach = frame.half.x + seen.x + a.follow_gap + 2.0 * a.top_speed_or_zero() * FOLLOW_TIME;
+    s_a.max(s_b) < reach && (s_a > s_b || (s_a == s_b && a.id > b.id))
 }
 
 #[cfg(test)]
