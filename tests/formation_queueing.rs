@@ -98,19 +98,46 @@ fn run(
     out
 }
 
+/// One box of a two-box scenario: where it starts (facing +x), its units' top speed, and
+/// where it is ordered.
+struct Leg {
+    at: Vec2,
+    speed: f32,
+    goal: Vec2,
+}
+
+impl Leg {
+    fn new(at: Vec2, speed: f32, goal: Vec2) -> Self {
+        Self { at, speed, goal }
+    }
+}
+
+/// A box of 16 units.
+type BoxOf16 = (FormationId, Vec<UnitId>);
+
+/// A world from (0, 0) to `size` (seed `seed`) with box `a` then box `b`, both keeping
+/// `follow_gap`, each ordered to its goal.
+fn two_boxes(size: Vec2, seed: u64, follow_gap: f32, a: Leg, b: Leg) -> (World, BoxOf16, BoxOf16) {
+    let map = Map::with_bounds(Vec2::ZERO, size);
+    let mut world = World::new(map, WorldSettings::default(), seed).expect("world");
+    let first = add_box(&mut world, a.at, a.speed, follow_gap);
+    let second = add_box(&mut world, b.at, b.speed, follow_gap);
+    for (f, goal) in [(first.0, a.goal), (second.0, b.goal)] {
+        world.order(f, Order::move_to(goal)).expect("order");
+    }
+    (world, first, second)
+}
+
 /// A box of top speed 3 starts 14 m behind a box of top speed 1.2 on the same track, both
 /// ordered 60 m east.
 fn catch_up(follow_gap: f32) -> Outcome {
-    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(160.0, 40.0));
-    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
-    let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 20.0), 3.0, follow_gap);
-    let (b, b_units) = add_box(&mut world, Vec2::new(24.0, 20.0), 1.2, follow_gap);
-    world
-        .order(a, Order::move_to(Vec2::new(70.0, 20.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(84.0, 20.0)))
-        .expect("order");
+    let (mut world, (a, a_units), (b, b_units)) = two_boxes(
+        Vec2::new(160.0, 40.0),
+        3,
+        follow_gap,
+        Leg::new(Vec2::new(10.0, 20.0), 3.0, Vec2::new(70.0, 20.0)),
+        Leg::new(Vec2::new(24.0, 20.0), 1.2, Vec2::new(84.0, 20.0)),
+    );
     run(&mut world, (a, &a_units), (b, &b_units), 150.0)
 }
 
@@ -131,16 +158,13 @@ fn a_faster_formation_queues_behind_a_slower_one() {
 /// Two boxes 24 m apart north–south, ordered to points that put their paths across each
 /// other at a shallow angle: they converge side by side.
 fn merge(follow_gap: f32) -> Outcome {
-    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(120.0, 60.0));
-    let mut world = World::new(map, WorldSettings::default(), 5).expect("world");
-    let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 42.0), 3.0, follow_gap);
-    let (b, b_units) = add_box(&mut world, Vec2::new(10.0, 18.0), 3.0, follow_gap);
-    world
-        .order(a, Order::move_to(Vec2::new(90.0, 24.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(90.0, 36.0)))
-        .expect("order");
+    let (mut world, (a, a_units), (b, b_units)) = two_boxes(
+        Vec2::new(120.0, 60.0),
+        5,
+        follow_gap,
+        Leg::new(Vec2::new(10.0, 42.0), 3.0, Vec2::new(90.0, 24.0)),
+        Leg::new(Vec2::new(10.0, 18.0), 3.0, Vec2::new(90.0, 36.0)),
+    );
     run(&mut world, (a, &a_units), (b, &b_units), 150.0)
 }
 
@@ -161,17 +185,13 @@ fn formations_whose_paths_merge_take_turns() {
 /// for: the formation behind it passes through it (make way) and arrives.
 #[test]
 fn a_formation_that_barely_moves_is_passed_not_queued_behind() {
-    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(160.0, 40.0));
-    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
-    let gap = QUEUE_GAP;
-    let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 20.0), 3.0, gap);
-    let (b, b_units) = add_box(&mut world, Vec2::new(24.0, 20.0), 0.05, gap);
-    world
-        .order(a, Order::move_to(Vec2::new(60.0, 20.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(84.0, 20.0)))
-        .expect("order");
+    let (mut world, (a, a_units), (b, b_units)) = two_boxes(
+        Vec2::new(160.0, 40.0),
+        3,
+        QUEUE_GAP,
+        Leg::new(Vec2::new(10.0, 20.0), 3.0, Vec2::new(60.0, 20.0)),
+        Leg::new(Vec2::new(24.0, 20.0), 0.05, Vec2::new(84.0, 20.0)),
+    );
     let mut arrived = None;
     for tick in 0..(90.0 / DT) as u32 {
         world.step(DT);
@@ -189,20 +209,17 @@ fn a_formation_that_barely_moves_is_passed_not_queued_behind() {
     assert_eq!(b_units.len(), 16);
 }
 
-/// Two boxes abreast in neighbouring lanes, 6 m apart centre to centre (their outer ranks about 0.5 m
-/// apart, inside each other's lane margin), the northern one 1 m ahead, both ordered 60 m
-/// east on parallel tracks.
+/// Two boxes abreast in neighbouring lanes, 6 m apart centre to centre (their nearest units
+/// about 1.6 m apart centre to centre, inside each other's lane margin), the northern one 1 m
+/// ahead, both ordered 60 m east on parallel tracks.
 fn abreast(follow_gap: f32) -> (Outcome, f32) {
-    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(120.0, 50.0));
-    let mut world = World::new(map, WorldSettings::default(), 7).expect("world");
-    let (a, a_units) = add_box(&mut world, Vec2::new(10.0, 20.0), 3.0, follow_gap);
-    let (b, b_units) = add_box(&mut world, Vec2::new(11.0, 26.0), 3.0, follow_gap);
-    world
-        .order(a, Order::move_to(Vec2::new(70.0, 20.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(71.0, 26.0)))
-        .expect("order");
+    let (mut world, (a, a_units), (b, b_units)) = two_boxes(
+        Vec2::new(120.0, 50.0),
+        7,
+        follow_gap,
+        Leg::new(Vec2::new(10.0, 20.0), 3.0, Vec2::new(70.0, 20.0)),
+        Leg::new(Vec2::new(11.0, 26.0), 3.0, Vec2::new(71.0, 26.0)),
+    );
     for _ in 0..(5.0 / DT) as u32 {
         world.step(DT);
     }

@@ -140,11 +140,11 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
         if in_band
             && gap_b < 0.0
             && back.x > -(other.half.x + mine.x)
-            && merge_waits(b, &other, a, frame)
+            && merge_waits(b, &other, a, frame, mine)
         {
             return None;
         }
-    } else if !merge_waits(a, frame, b, &other) {
+    } else if !merge_waits(a, frame, b, &other, seen) {
         // Side by side (their extents overlap along `a`'s heading): no queue. Neighbours
         // in parallel lanes never wait for each other; only a merge near at hand makes one
         // of the two wait.
@@ -158,8 +158,9 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
 /// waits where their headings meet: the one further from that point (ties by key). Only
 /// when that point lies ahead of one of them and within `a`'s reach of both (their depths,
 /// the gap and twice [`FOLLOW_TIME`] at top speed); never when their headings are all but
-/// parallel (less than about 3 degrees apart): neighbours in parallel lanes.
-fn merge_waits(a: &RootEntry, frame: &Frame, b: &RootEntry, other: &Frame) -> bool {
+/// parallel (less than about 3 degrees apart): neighbours in parallel lanes. `seen` is `b`'s
+/// extent in `a`'s frame (`frame.extent_of(other)`, which the caller has at hand).
+fn merge_waits(a: &RootEntry, frame: &Frame, b: &RootEntry, other: &Frame, seen: Vec2) -> bool {
     let cross = frame.forward.perp_dot(other.forward);
     if !(cross.abs() >= MERGE_SINE) {
         return false;
@@ -171,7 +172,6 @@ fn merge_waits(a: &RootEntry, frame: &Frame, b: &RootEntry, other: &Frame) -> bo
     if s_a < 0.0 && s_b < 0.0 {
         return false;
     }
-    let seen = frame.extent_of(other);
     let reach = frame.half.x + seen.x + a.follow_gap + 2.0 * a.top_speed_or_zero() * FOLLOW_TIME;
     s_a.max(s_b) < reach && (s_a > s_b || (s_a == s_b && a.id > b.id))
 }
