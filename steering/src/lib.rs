@@ -10,6 +10,7 @@ pub mod geometry;
 pub mod grid;
 pub mod locomotion;
 pub mod ops;
+pub mod orca;
 pub mod penetration;
 pub mod pipeline;
 pub mod random;
