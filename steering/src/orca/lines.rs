@@ -31,10 +31,12 @@ pub(super) struct NeighbourTuning {
 /// obstacle is the cone of relative velocities that bring the two within `combined_radius`
 /// within the time horizon, truncated by the cut-off circle of centre
 /// `relative_position * inv_horizon` and radius `combined_radius * inv_horizon`. `u` is the
-/// smallest change of relative velocity that reaches its boundary (from inside or outside);
-/// the agent takes `share` of it: the half-plane passes through `velocity + share * u`,
-/// perpendicular to `u`. Already overlapping, the cut-off circle is the one for a single step
-/// (`inv_dt`), so the pair separates within one step.
+/// change of relative velocity that reaches its boundary at the point nearest the relative
+/// velocity (from inside or outside) or, under the right-hand rule, nearest the relative
+/// velocity shifted by [`right_shift`]; the agent takes `share` of it: the half-plane is
+/// tangent to the boundary there, moved to `velocity + share * u`. Already overlapping, the
+/// cut-off circle is the one for a single step (`inv_dt`, no right-hand rule), so the pair
+/// separates within one step.
 pub(super) fn neighbour_line(
     velocity: Vec2,
     relative_position: Vec2,

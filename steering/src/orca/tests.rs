@@ -787,3 +787,126 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn orca_infeasible_program_minimises_the_worst_violation() {
+    // Against a fine grid over the speed disk: the 3D program's velocity violates the
+    // neighbours' worst half-plane no more than the grid's best velocity does.
+    let mut rng = crate::SimRng::seed_from(31);
+    let mut buffers = OrcaBuffers::default();
+    let mut checked = 0;
+    for _ in 0..300 {
+        let a = OrcaAgent {
+            position: Vec2::ZERO,
+            velocity: Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
+            radius: 0.5,
+            max_speed: rng.range(0.5, 2.0),
+        };
+        let neighbours: Vec<_> = (0..2 + rng.index(8))
+            .map(|_| OrcaNeighbour {
+                position: Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
+                velocity: Vec2::new(rng.range(-2.0, 2.0), rng.range(-2.0, 2.0)),
+                radius: 0.5,
+                share: 0.5,
+            })
+            .collect();
+        let out = solve(&a, Vec2::X, &neighbours, &[], &plain(), DT, &mut buffers);
+        if !out.infeasible {
+            continue;
+        }
+        let worst = |v: Vec2| {
+            buffers
+                .lines()
+                .iter()
+                .map(|l| l.direction.perp_dot(l.point - v))
+                .fold(f32::NEG_INFINITY, f32::max)
+        };
+        let steps = 150;
+        let mut grid_best = f32::INFINITY;
+        for i in -steps..=steps {
+            for j in -steps..=steps {
+                let v = Vec2::new(i as f32, j as f32) * (a.max_speed / steps as f32);
+                if v.length() <= a.max_speed {
+                    grid_best = grid_best.min(worst(v));
+                }
+            }
+        }
+        let ours = worst(out.velocity);
+        assert!(
+            ours <= grid_best + 1e-4 * (1.0 + grid_best.abs()),
+            "{ours} > {grid_best}"
+        );
+        checked += 1;
+    }
+    assert!(checked > 30, "{checked}");
+}
+
+#[test]
+fn orca_right_hand_rule_leaves_receding_and_crossing_behind_alone() {
+    // Moving apart, or approaching side by side at right angles far away: the rule does
+    // nothing, the half-planes are plain ORCA's.
+    let a = agent(Vec2::ZERO, Vec2::new(1.5, 0.0));
+    let cases = [
+        OrcaNeighbour {
+            position: Vec2::new(-1.5, 0.2),
+            velocity: Vec2::new(-1.0, 0.0),
+            radius: 0.5,
+            share: 0.5,
+        },
+        OrcaNeighbour {
+            position: Vec2::new(12.0, -12.0),
+            velocity: Vec2::new(0.0, 1.5),
+            radius: 0.5,
+            share: 0.5,
+        },
+    ];
+    let mut plain_buffers = OrcaBuffers::default();
+    let mut ruled_buffers = OrcaBuffers::default();
+    for n in cases {
+        let p = solve(&a, a.velocity, &[n], &[], &plain(), DT, &mut plain_buffers);
+        let r = solve(
+            &a,
+            a.velocity,
+            &[n],
+            &[],
+            &OrcaParams::default(),
+            DT,
+            &mut ruled_buffers,
+        );
+        assert_eq!(p, r);
+        assert_eq!(plain_buffers.lines(), ruled_buffers.lines());
+    }
+}
+
+#[test]
+fn orca_head_on_in_a_corridor_passes_between_the_walls() {
+    // Two agents meeting head-on in a corridor 3 m wide: they pass on their right without
+    // touching each other or the walls.
+    let starts = vec![Vec2::new(-8.0, 0.0), Vec2::new(8.0, 0.0)];
+    let goals = vec![starts[1], starts[0]];
+    let mut crowd = Crowd::new(starts, goals, 2.0, OrcaParams::default());
+    crowd.segments = vec![
+        OrcaSegment {
+            from: Vec2::new(-12.0, 1.5),
+            to: Vec2::new(12.0, 1.5),
+        },
+        OrcaSegment {
+            from: Vec2::new(12.0, -1.5),
+            to: Vec2::new(-12.0, -1.5),
+        },
+    ];
+    let mut buffers = OrcaBuffers::default();
+    for _ in 0..300 {
+        crowd.step(&mut buffers);
+        for p in &crowd.positions {
+            assert!(p.y.abs() < 1.5, "{p}");
+        }
+    }
+    assert!(crowd.arrived(0.05), "{:?}", crowd.positions);
+    assert!(crowd.min_separation >= 0.97, "{}", crowd.min_separation);
+    assert!(
+        crowd.min_wall_distance >= RADIUS * 0.97,
+        "{}",
+        crowd.min_wall_distance
+    );
+}
