@@ -32,6 +32,8 @@ mod lines;
 mod program;
 
 #[cfg(test)]
+mod crowd_tests;
+#[cfg(test)]
 mod dodgy_tests;
 #[cfg(test)]
 mod tests;
@@ -66,7 +68,17 @@ pub struct OrcaNeighbour {
     pub share: f32,
 }
 
-/// An edge of static geometry the agent must not cross or touch: a hard constraint.
+/// An edge of static geometry the agent must not cross or touch: a hard constraint, never
+/// relaxed when the neighbours' half-planes leave no room.
+///
+/// Each segment stands alone, blocking from either side: its velocity obstacle is the cone
+/// of velocities that bring the agent's disc onto it within
+/// [`OrcaParams::obstacle_time_horizon`] (the capsule of the agent's radius around it, seen
+/// from the agent, truncated at the horizon), and the half-plane touches that cone at the
+/// point nearest the agent's current velocity. This is RVO2's obstacle edge without a
+/// polygon's neighbouring-edge information: the segments of a polyline or polygon are
+/// constrained one by one (a segment whose obstacle earlier segments' half-planes already
+/// cover is skipped), which is as safe, if at concave corners a little more cautious.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct OrcaSegment {
     /// One end.
