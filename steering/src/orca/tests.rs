@@ -668,3 +668,60 @@ fn orca_right_hand_rule_leaves_receding_and_crossing_behind_alone() {
         assert_eq!(plain_buffers.lines(), ruled_buffers.lines());
     }
 }
+
+#[test]
+fn orca_right_hand_half_planes_stay_reciprocal() {
+    // Two agents sharing the avoidance build complementary half-planes: opposite
+    // directions, and between them exactly the relative half-plane the agent would build
+    // alone (share 1) — so if both keep to theirs they cannot collide within the horizon.
+    let mut rng = crate::SimRng::seed_from(5);
+    let params = OrcaParams::default();
+    let mut buffers = OrcaBuffers::default();
+    let mut line = |me: OrcaAgent, other: OrcaAgent, share: f32| {
+        let n = OrcaNeighbour {
+            position: other.position,
+            velocity: other.velocity,
+            radius: other.radius,
+            share,
+        };
+        solve(&me, Vec2::ZERO, &[n], &[], &params, DT, &mut buffers);
+        buffers.lines()[0]
+    };
+    let mut shifted = 0;
+    for _ in 0..500 {
+        let mut random = || Vec2::new(rng.range(-3.0, 3.0), rng.range(-3.0, 3.0));
+        let a = agent(random(), random() * 0.7);
+        let b = agent(a.position + random(), random() * 0.7);
+        if a.position.distance(b.position) <= 1.0 {
+            continue;
+        }
+        let (la, lb, alone) = (line(a, b, 0.5), line(b, a, 0.5), line(a, b, 1.0));
+        assert!(
+            (la.direction + lb.direction).length() < 1e-5,
+            "{la:?} {lb:?}"
+        );
+        assert!((la.direction - alone.direction).length() < 1e-6);
+        let boundary = alone.point - b.velocity;
+        let offset = la.direction.perp_dot(la.point - lb.point - boundary);
+        assert!(offset.abs() < 1e-4, "{offset}: {la:?} {lb:?} {alone:?}");
+        let unruled = OrcaNeighbour {
+            position: b.position,
+            velocity: b.velocity,
+            radius: b.radius,
+            share: 0.5,
+        };
+        let mut plain_buffers = OrcaBuffers::default();
+        solve(
+            &a,
+            Vec2::ZERO,
+            &[unruled],
+            &[],
+            &plain(),
+            DT,
+            &mut plain_buffers,
+        );
+        shifted += usize::from(plain_buffers.lines()[0] != la);
+    }
+    // The rule was at work in a good part of them.
+    assert!(shifted > 50, "{shifted}");
+}
