@@ -166,7 +166,9 @@ impl World {
 
     /// Writes each member's slot target: units get `slot_target`, child formations `target`;
     /// records in `scratch.tallies[k]` the circle the units' targets lie in (for make way).
-    pub(super) fn write_slot_targets(&mut self, id: FormationId, k: usize) {
+    /// Units take `group` (their top-level formation's place among the roots) as their
+    /// avoidance group.
+    pub(super) fn write_slot_targets(&mut self, id: FormationId, k: usize, group: u32) {
         let Self {
             units,
             formations,
@@ -205,6 +207,7 @@ impl World {
                     leader_seen = true;
                     if let Some(u) = units.get_mut(u) {
                         u.slot_target = Some(target);
+                        u.group = group;
                         let r = (target.position - anchor.position).length() + u.body.radius;
                         reach = reach.max(r);
                     }

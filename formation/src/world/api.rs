@@ -202,6 +202,7 @@ impl World {
         if let Member::Unit(u) = member {
             if let Some(unit) = self.units.get_mut(u) {
                 unit.slot_target = None;
+                unit.group = super::avoidance::NO_GROUP;
             }
         }
         if let Member::Formation(f) = member {

@@ -235,7 +235,7 @@ impl World {
                     _ => tally_formation(&self.units, &mut self.formations, id).stats(),
                 };
                 self.move_anchor(id, stats, dt);
-                self.write_slot_targets(id, k);
+                self.write_slot_targets(id, k, r as u32);
             }
         }
         // Kept for make way: each top-level formation's subtree is a run of the order.

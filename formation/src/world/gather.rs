@@ -30,6 +30,7 @@ impl World {
             positions: &mut scratch.positions,
             radii: &mut scratch.radii,
             goals: &mut scratch.goals,
+            groups: &mut scratch.groups,
             zones: &mut scratch.zones,
             airborne: &mut scratch.airborne,
         };
@@ -91,6 +92,7 @@ struct DenseUnits<'a> {
     positions: &'a mut Vec<Vec2>,
     radii: &'a mut Vec<f32>,
     goals: &'a mut Vec<(Vec2, Vec2)>,
+    groups: &'a mut Vec<u32>,
     zones: &'a mut Vec<FreeZone>,
     airborne: &'a mut usize,
     /// Entries pushed so far (`ids` keeps the last gather's keys beyond it until `finish`).
@@ -105,6 +107,7 @@ impl DenseUnits<'_> {
         self.positions.clear();
         self.radii.clear();
         self.goals.clear();
+        self.groups.clear();
         *self.airborne = 0;
     }
 
@@ -142,6 +145,7 @@ impl DenseUnits<'_> {
         self.positions.push(position);
         self.radii.push(radius);
         self.goals.push(goal);
+        self.groups.push(u.group);
     }
 
     /// Ends a gather: `ids` as long as the other arrays.
@@ -163,13 +167,15 @@ fn entry_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Body, Vec2, f32, 
 
 /// Gathers unit `u` again into entry `k` of the steering arrays.
 fn regather(s: &mut Scratch, k: usize, id: UnitId, u: &UnitMotion, details: &Details) {
-    if let (Some(b), Some(p), Some(r), Some(g)) = (
+    if let (Some(b), Some(p), Some(r), Some(g), Some(group)) = (
         s.bodies.get_mut(k),
         s.positions.get_mut(k),
         s.radii.get_mut(k),
         s.goals.get_mut(k),
+        s.groups.get_mut(k),
     ) {
         (*b, *p, *r, *g) = entry_of(id, u, details);
+        *group = u.group;
     }
 }
 
@@ -184,6 +190,7 @@ fn remove_launched(s: &mut Scratch, gone: &[(UnitId, usize)]) {
     remove_sorted(&mut s.positions, gone);
     remove_sorted(&mut s.radii, gone);
     remove_sorted(&mut s.goals, gone);
+    remove_sorted(&mut s.groups, gone);
     remove_sorted(&mut s.zones, gone);
     s.airborne += gone.len();
 }

@@ -20,6 +20,7 @@
 mod anchor_motion;
 mod api;
 mod assign;
+mod avoidance;
 mod constraints;
 mod detours;
 mod form_along;
@@ -51,6 +52,7 @@ use crate::order::Order;
 use crate::pattern::Role;
 
 pub use api::MAX_PENETRATION_ITERATIONS;
+pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
 pub use terrain::Terrain;
@@ -131,6 +133,8 @@ pub struct WorldSettings {
     /// Circles of at most this radius are small obstacles: formation anchors plan their paths
     /// as if they were not there (members steer round them). 0 makes anchors avoid everything.
     pub small_obstacle_radius: f32,
+    /// Reciprocal avoidance between units (see [`AvoidanceSettings`]).
+    pub avoidance: AvoidanceSettings,
 }
 
 impl Default for WorldSettings {
@@ -148,6 +152,7 @@ impl Default for WorldSettings {
             detour_distance: 3.0,
             gravity: DEFAULT_GRAVITY,
             small_obstacle_radius: 1.0,
+            avoidance: AvoidanceSettings::default(),
         }
     }
 }
@@ -155,7 +160,8 @@ impl Default for WorldSettings {
 impl WorldSettings {
     /// Every tuning number by field name; each must be finite and not negative (checked by
     /// `World::new`, snapshots and the scenario validator alike).
-    pub fn tuning(&self) -> [(&'static str, f32); 10] {
+    pub fn tuning(&self) -> [(&'static str, f32); 15] {
+        let [a, b, c, d, e] = self.avoidance.tuning();
         [
             ("arrive_time", self.arrive_time),
             ("slowing_radius", self.slowing_radius),
@@ -167,6 +173,11 @@ impl WorldSettings {
             ("detour_distance", self.detour_distance),
             ("gravity", self.gravity),
             ("small_obstacle_radius", self.small_obstacle_radius),
+            a,
+            b,
+            c,
+            d,
+            e,
         ]
     }
 }

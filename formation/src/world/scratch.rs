@@ -27,6 +27,14 @@ pub struct Scratch {
     /// Per steered unit: where arrive takes it (first detour point, else the slot, else where
     /// it stands) and at what velocity.
     pub(crate) goals: Vec<(Vec2, Vec2)>,
+    /// Per steered unit: its avoidance group (see `world/avoidance.rs`).
+    pub(crate) groups: Vec<u32>,
+    /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
+    pub(crate) velocities: Vec<Vec2>,
+    /// The single-thread avoidance's buffers.
+    pub(crate) avoidance: super::avoidance::AvoidanceBuffers,
+    /// A unit whose avoidance is recorded each tick, and its record.
+    pub(crate) watched: Option<(UnitId, super::avoidance::AvoidanceReport)>,
     /// Per steered unit: a ball known to hold no static geometry, kept between ticks while
     /// the unit keeps its place in these arrays; steering and stage 5 skip their geometry
     /// queries inside it.
@@ -45,7 +53,11 @@ pub struct Scratch {
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
     /// between ticks so that a warm stage allocates nothing.
     #[cfg(feature = "parallel")]
-    pub(crate) chunk_geometry: Vec<(Vec<CircleObstacle>, Vec<Wall>)>,
+    pub(crate) chunk_geometry: Vec<(
+        Vec<CircleObstacle>,
+        Vec<Wall>,
+        super::avoidance::AvoidanceBuffers,
+    )>,
     /// Every formation, top-down (see `World::collect_formation_order`); kept between
     /// ticks while `order_valid`.
     pub(crate) order: Vec<FormationId>,

@@ -83,6 +83,7 @@ fn filler_unit() -> super::unit_store::UnitMotion {
         jump_speed: 0.0,
         routed: false,
         airborne: false,
+        group: super::avoidance::NO_GROUP,
     }
 }
 

@@ -38,6 +38,15 @@ pub(crate) struct UnitMotion {
     /// Whether the unit is in the air (its details hold a flight).
     #[serde(skip)]
     pub(crate) airborne: bool,
+    /// The avoidance group of the unit: the place of its top-level formation among the
+    /// roots, written with its slot target each tick (units of one group leave each other to
+    /// separation; see `world/avoidance.rs`).
+    #[serde(skip, default = "no_group")]
+    pub(crate) group: u32,
+}
+
+fn no_group() -> u32 {
+    super::avoidance::NO_GROUP
 }
 
 impl UnitMotion {
@@ -180,6 +189,7 @@ impl UnitStore {
             role,
             jump_speed,
             routed: false,
+            group: super::avoidance::NO_GROUP,
             airborne: false,
         };
         motion.sync(&details);

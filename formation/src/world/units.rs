@@ -10,7 +10,9 @@ use cohort_steering::locomotion::{integrate, sanitize_dt};
 use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
+use super::avoidance::{AvoidanceBuffers, AvoidanceInput, AvoidanceReport, PREFERENCE_TIME};
 use super::separation::SeparationSweep;
+use cohort_steering::truncate;
 
 use super::{Scratch, Terrain, World, WorldSettings};
 
@@ -86,6 +88,11 @@ impl World {
             solver,
             near_obstacles,
             near_walls,
+            groups,
+            velocities,
+            avoidance,
+            watched,
+            ids,
             #[cfg(feature = "parallel")]
             chunk_geometry,
             ..
@@ -96,7 +103,8 @@ impl World {
             reach,
             pair_margin,
         };
-        match grid.as_mut() {
+        let brute;
+        let search = match grid.as_mut() {
             Some(g) if !settings.brute_force_neighbours => {
                 g.rebuild(positions);
                 let pairs = solver
@@ -104,13 +112,19 @@ impl World {
                     .filter(|_| share_pairs)
                     .map(|s| s.seed_candidates(positions, pair_margin));
                 sweep.run(&*g, sweep_buffers, separation, pairs);
+                Search::Grid(&*g)
             }
             _ => {
-                let mut brute = BruteForceSearch::new();
-                brute.rebuild(positions);
-                sweep.run(&brute, sweep_buffers, separation, None);
+                let mut b = BruteForceSearch::new();
+                b.rebuild(positions);
+                sweep.run(&b, sweep_buffers, separation, None);
+                brute = b;
+                Search::Brute(&brute)
             }
-        }
+        };
+        // Avoidance reads every unit's velocity as it was before anyone moved.
+        velocities.clear();
+        velocities.extend(bodies.iter().map(|b| b.velocity));
         // The gathered positions are where the units stand before they move: they become
         // `previous`, and `positions` (last tick's `previous`, so usually of the right length
         // already) takes the moved ones. Stage 5 reads both.
@@ -122,6 +136,16 @@ impl World {
         };
         let walls_params = WallAvoidanceParams::default();
         let obstacle_params = ObstacleAvoidanceParams::default();
+        let avoid = settings.avoidance.enabled.then(|| AvoidanceInput {
+            settings: &settings.avoidance,
+            params: settings.avoidance.params(),
+            positions: previous,
+            velocities,
+            radii,
+            groups,
+            ids,
+            limits: (max_radius, fastest),
+        });
         let ctx = SteerContext {
             terrain,
             goals,
@@ -130,6 +154,9 @@ impl World {
             arrive: &arrive,
             walls: &walls_params,
             obstacles: &obstacle_params,
+            avoid,
+            search,
+            ids,
         };
         let out = SteerOutput {
             bodies,
@@ -137,6 +164,8 @@ impl World {
             zones: zones.get_mut(..n).unwrap_or(&mut []),
             near_obstacles,
             near_walls,
+            avoidance,
+            watched,
             #[cfg(feature = "parallel")]
             chunk_geometry,
         };
@@ -155,6 +184,12 @@ struct SteerContext<'a> {
     arrive: &'a ArriveParams,
     walls: &'a WallAvoidanceParams,
     obstacles: &'a ObstacleAvoidanceParams,
+    /// Reciprocal avoidance, when on.
+    avoid: Option<AvoidanceInput<'a>>,
+    /// The units by position at the start of the stage.
+    search: Search<'a>,
+    /// Per unit: its key.
+    ids: &'a [crate::ids::UnitId],
 }
 
 impl SteerContext<'_> {
@@ -179,15 +214,22 @@ impl SteerContext<'_> {
                 .zip(out.zones.par_chunks_mut(PARALLEL_CHUNK))
                 .zip(out.chunk_geometry.par_iter_mut())
                 .enumerate()
-                .for_each(|(c, (((bodies, positions), zones), (obstacles, walls)))| {
-                    let units = bodies.iter_mut().zip(positions).zip(zones);
-                    for (k, ((body, position), zone)) in units.enumerate() {
-                        let i = c * PARALLEL_CHUNK + k;
-                        let force = self.steer_one(i, body, obstacles, walls, zone);
-                        integrate(body, force, dt);
-                        *position = body.position;
-                    }
-                });
+                .for_each(
+                    |(c, (((bodies, positions), zones), (obstacles, walls, avoidance)))| {
+                        let units = bodies.iter_mut().zip(positions).zip(zones);
+                        for (k, ((body, position), zone)) in units.enumerate() {
+                            let i = c * PARALLEL_CHUNK + k;
+                            let force = self.steer_one(i, body, obstacles, walls, zone);
+                            integrate(body, force, dt);
+                            // The watched unit's record is kept by the single-thread loop only.
+                            let watched = &mut None;
+                            self.avoid_one(
+                                i, body, force, obstacles, walls, avoidance, watched, dt,
+                            );
+                            *position = body.position;
+                        }
+                    },
+                );
             return;
         }
         let SteerOutput {
@@ -196,13 +238,93 @@ impl SteerContext<'_> {
             zones,
             near_obstacles,
             near_walls,
+            avoidance,
+            watched,
             ..
         } = out;
         let units = bodies.iter_mut().zip(positions).zip(zones);
         for (i, ((body, position), zone)) in units.enumerate() {
             let force = self.steer_one(i, body, near_obstacles, near_walls, zone);
             integrate(body, force, dt);
+            self.avoid_one(
+                i,
+                body,
+                force,
+                near_obstacles,
+                near_walls,
+                avoidance,
+                watched,
+                dt,
+            );
             *position = body.position;
+        }
+    }
+
+    /// Replaces the velocity `body` was just given (its preferred velocity) with the one
+    /// reciprocal avoidance chooses, and moves the unit by it from where it stood. Records
+    /// the choice when the unit is the watched one.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn avoid_one(
+        &self,
+        i: usize,
+        body: &mut Body,
+        force: Vec2,
+        near_obstacles: &[CircleObstacle],
+        near_walls: &[Wall],
+        buffers: &mut AvoidanceBuffers,
+        watched: &mut Option<(crate::ids::UnitId, AvoidanceReport)>,
+        dt: f32,
+    ) {
+        let Some(avoid) = &self.avoid else {
+            return;
+        };
+        let (Some(&start), Some(&velocity)) = (avoid.positions.get(i), avoid.velocities.get(i))
+        else {
+            return;
+        };
+        let mass = if body.mass > 0.0 { body.mass } else { 1.0 };
+        let force = truncate(force, body.max_force);
+        let preferred = truncate(velocity + force / mass * PREFERENCE_TIME, body.max_speed);
+        let choice = match self.search {
+            Search::Grid(g) => avoid.choose(
+                i,
+                body,
+                preferred,
+                g,
+                near_walls,
+                near_obstacles,
+                buffers,
+                dt,
+            ),
+            Search::Brute(b) => avoid.choose(
+                i,
+                body,
+                preferred,
+                b,
+                near_walls,
+                near_obstacles,
+                buffers,
+                dt,
+            ),
+        };
+        if let Some((id, report)) = watched.as_mut() {
+            if self.ids.get(i) == Some(id) {
+                *report = AvoidanceReport {
+                    preferred,
+                    chosen: choice.map_or(body.velocity, |c| c.0),
+                    binding: choice.and_then(|c| c.1),
+                };
+            }
+        }
+        // Unconstrained: the unit moves as its steering force took it.
+        let Some((chosen, _)) = choice else {
+            return;
+        };
+        let position = start + chosen * sanitize_dt(dt);
+        if chosen.is_finite() && position.is_finite() {
+            body.velocity = chosen;
+            body.position = position;
         }
     }
 
@@ -285,8 +407,10 @@ struct SteerOutput<'a> {
     zones: &'a mut [FreeZone],
     near_obstacles: &'a mut Vec<CircleObstacle>,
     near_walls: &'a mut Vec<Wall>,
+    avoidance: &'a mut AvoidanceBuffers,
+    watched: &'a mut Option<(crate::ids::UnitId, AvoidanceReport)>,
     #[cfg(feature = "parallel")]
-    chunk_geometry: &'a mut Vec<(Vec<CircleObstacle>, Vec<Wall>)>,
+    chunk_geometry: &'a mut Vec<(Vec<CircleObstacle>, Vec<Wall>, AvoidanceBuffers)>,
 }
 
 /// Extra radius of the wider geometry query that opens a [`FreeZone`].
@@ -332,6 +456,14 @@ impl FreeZone {
         }
         self.radius - (p - self.centre).length() - ZONE_SLACK
     }
+}
+
+/// The units by position at the start of the steering stage: the neighbour grid, or the
+/// brute-force search that stands in for it when measuring the grid's speed-up.
+#[derive(Clone, Copy)]
+enum Search<'a> {
+    Grid(&'a CellGrid),
+    Brute(&'a BruteForceSearch),
 }
 
 fn ensure_grid(s: &mut Scratch, terrain: &Terrain, cell: f32) {

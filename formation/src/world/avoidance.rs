@@ -1,0 +1,333 @@
+//! Reciprocal avoidance between units: the crowd layer of the steering stage.
+//!
+//! Steering turns each unit's slot (or path) into a force, and the force into the velocity the
+//! unit would like to have this tick: its *preferred* velocity. Avoidance then chooses, for
+//! every unit, the velocity nearest to the preferred one that collides with no neighbour
+//! within [`AvoidanceSettings::time_horizon`] seconds, assuming each neighbour does its half
+//! (ORCA, `cohort_steering::orca`), and with no wall or obstacle edge within
+//! [`AvoidanceSettings::obstacle_time_horizon`]. Every unit's choice reads where the others
+//! stood and how they moved at the start of the tick, so the order units are visited in does
+//! not matter and the result is the same on any number of threads.
+//!
+//! Symmetric meetings (two units exactly head-on) resolve by a right-hand rule
+//! ([`AvoidanceSettings::right_hand`]): each unit tilts its preferred velocity to its own
+//! right when someone comes straight at it, so both pass on the right.
+
+use cohort_steering::orca::{self, OrcaAgent, OrcaBuffers, OrcaNeighbour, OrcaParams, OrcaSegment};
+use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
+use serde::{Deserialize, Serialize};
+
+/// Tuning of reciprocal avoidance between units (plain data, defaults that work).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AvoidanceSettings {
+    /// Whether units avoid each other by choosing collision-free velocities (off: separation
+    /// and the non-penetration solver alone keep them apart).
+    pub enabled: bool,
+    /// Seconds ahead within which a unit's velocity must not collide with a neighbour's.
+    /// Longer: earlier, gentler avoidance; shorter: units pass closer and later.
+    pub time_horizon: f32,
+    /// Seconds ahead within which a unit's velocity must not reach a wall or obstacle edge.
+    pub obstacle_time_horizon: f32,
+    /// Farthest a neighbour is looked for, metres from the unit's centre (the search also
+    /// stops at what the horizon can reach: both radii plus the horizon's travel at the
+    /// unit's and the fastest unit's top speeds).
+    pub neighbour_distance: f32,
+    /// Most neighbours a unit avoids at once (the nearest ones).
+    pub max_neighbours: u32,
+    /// Strength of the right-hand rule, 0 to 1: how far a unit met head-on tilts its preferred
+    /// velocity to its right (0 turns the rule off).
+    pub right_hand: f32,
+}
+
+impl Default for AvoidanceSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            time_horizon: 2.0,
+            obstacle_time_horizon: 0.5,
+            neighbour_distance: 8.0,
+            max_neighbours: 10,
+            right_hand: 1.0,
+        }
+    }
+}
+
+impl AvoidanceSettings {
+    /// Every tuning number by field name; each must be finite and not negative.
+    pub fn tuning(&self) -> [(&'static str, f32); 5] {
+        [
+            ("avoidance.time_horizon", self.time_horizon),
+            (
+                "avoidance.obstacle_time_horizon",
+                self.obstacle_time_horizon,
+            ),
+            ("avoidance.neighbour_distance", self.neighbour_distance),
+            ("avoidance.max_neighbours", self.max_neighbours as f32),
+            ("avoidance.right_hand", self.right_hand),
+        ]
+    }
+
+    /// The solver's parameters.
+    pub(super) fn params(&self) -> OrcaParams {
+        OrcaParams {
+            time_horizon: self.time_horizon.max(1e-3),
+            obstacle_time_horizon: self.obstacle_time_horizon.max(1e-3),
+            right_hand: self.right_hand.clamp(0.0, 1.0),
+        }
+    }
+}
+
+/// Most neighbours any unit avoids at once, whatever the settings say.
+pub(crate) const NEIGHBOURS_CAP: usize = 32;
+
+/// What one unit's avoidance decided: its preferred and chosen velocities and what bound the
+/// choice (for the viewer's panel).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AvoidanceReport {
+    /// The velocity steering asked for.
+    pub preferred: Vec2,
+    /// The velocity avoidance chose.
+    pub chosen: Vec2,
+    /// What bound the choice, if anything did.
+    pub binding: Option<Binding>,
+}
+
+/// The constraint that bound a unit's avoidance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Binding {
+    /// Another unit (its dense index this tick is not stable; the key is).
+    Unit(crate::ids::UnitId),
+    /// A wall or polygon edge.
+    Edge {
+        /// First end.
+        from: Vec2,
+        /// Second end.
+        to: Vec2,
+    },
+    /// A circle obstacle.
+    Obstacle {
+        /// Its centre.
+        center: Vec2,
+    },
+}
+
+/// The start-of-tick state every unit's avoidance reads: where each unit stood, how it moved,
+/// its radius and its group (units of one top-level formation share a group and leave each
+/// other to separation).
+pub(super) struct AvoidanceInput<'a> {
+    pub(super) settings: &'a AvoidanceSettings,
+    pub(super) params: OrcaParams,
+    pub(super) positions: &'a [Vec2],
+    pub(super) velocities: &'a [Vec2],
+    pub(super) radii: &'a [f32],
+    pub(super) groups: &'a [u32],
+    /// Per unit: its key.
+    pub(super) ids: &'a [crate::ids::UnitId],
+    /// Largest radius and top speed of any unit.
+    pub(super) limits: (f32, f32),
+}
+
+/// A unit's own buffers for its avoidance (one set per thread).
+#[derive(Default)]
+pub(crate) struct AvoidanceBuffers {
+    nearest: Vec<(f32, u32)>,
+    neighbours: Vec<OrcaNeighbour>,
+    segments: Vec<OrcaSegment>,
+    orca: OrcaBuffers,
+}
+
+/// The most a unit turns its preferred velocity right (radians) at full strength of the
+/// right-hand rule: past a right angle, so a unit pressed into a crowd that holds can also
+/// step back out of it, which gives the crowd room to turn.
+const MAX_TILT: f32 = 2.0;
+
+/// Seconds of its steering force the velocity a unit prefers looks ahead: avoidance compares
+/// what the unit wants to do, not the small change one tick of force makes (a unit standing
+/// in a crowd would otherwise prefer almost nothing and never make its way).
+pub(super) const PREFERENCE_TIME: f32 = 0.5;
+
+/// A group shared by no two units (a unit of no formation).
+pub(crate) const NO_GROUP: u32 = u32::MAX;
+
+impl AvoidanceInput<'_> {
+    /// The velocity unit `i` takes instead of `body.velocity` (its preferred velocity, just
+    /// integrated from its steering force): nearest to it with no collision within the
+    /// horizons. `near_walls` and `near_obstacles` are the static geometry steering found
+    /// around the unit. Returns the chosen velocity and what bound it.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn choose<S: cohort_steering::grid::NeighbourSearch>(
+        &self,
+        i: usize,
+        body: &Body,
+        preferred: Vec2,
+        search: &S,
+        near_walls: &[Wall],
+        near_obstacles: &[CircleObstacle],
+        buffers: &mut AvoidanceBuffers,
+        dt: f32,
+    ) -> Option<(Vec2, Option<Binding>)> {
+        let (Some(&start), Some(&velocity)) = (self.positions.get(i), self.velocities.get(i))
+        else {
+            return None;
+        };
+        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        let (max_radius, fastest) = self.limits;
+        let horizon = self.params.time_horizon;
+        let reach = (body.radius + max_radius + horizon * (body.max_speed + fastest)).min(
+            self.settings
+                .neighbour_distance
+                .max(body.radius + max_radius),
+        );
+        let cap = (self.settings.max_neighbours as usize).min(NEIGHBOURS_CAP);
+        let AvoidanceBuffers {
+            nearest,
+            neighbours,
+            segments,
+            orca: orca_buffers,
+        } = buffers;
+        nearest.clear();
+        if cap > 0 {
+            search.for_each_in_radius(start, reach, |j, p| {
+                let ju = j as usize;
+                if ju == i {
+                    return;
+                }
+                let other = self.groups.get(ju).copied().unwrap_or(NO_GROUP);
+                if group != NO_GROUP && other == group {
+                    return;
+                }
+                let d = (p - start).length_squared();
+                insert_nearest(nearest, cap, (d, j));
+            });
+        }
+        neighbours.clear();
+        let speed = preferred.length();
+        let heading = if speed > 1e-6 {
+            preferred / speed
+        } else {
+            Vec2::ZERO
+        };
+        // The right-hand rule by intent: how squarely the unit means to walk into its most
+        // head-on near neighbour (0 to 1), whether or not anyone moves yet.
+        let mut head_on: f32 = 0.0;
+        let look = horizon * speed;
+        // How much the unit is held back: 0 when it moves as fast as it wants, 1 when it
+        // stands while wanting to go.
+        let held = if speed > 1e-6 {
+            (1.0 - velocity.dot(heading) / speed).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        for &(_, j) in nearest.iter() {
+            let j = j as usize;
+            let (Some(&p), Some(&v), Some(&r)) = (
+                self.positions.get(j),
+                self.velocities.get(j),
+                self.radii.get(j),
+            ) else {
+                continue;
+            };
+            neighbours.push(OrcaNeighbour {
+                position: p,
+                velocity: v,
+                radius: r,
+                share: 0.5,
+            });
+            let away = p - start;
+            let dist = away.length();
+            let gap = dist - body.radius - r;
+            if look > 0.0 && gap < look && dist > 1e-6 {
+                let along = heading.dot(away) / dist;
+                if along > 0.0 {
+                    // Pressed against from the front while held back: a unit that cannot go
+                    // where it wants turns right, so a ring of units all pressing inwards
+                    // turns into a roundabout instead of an arch that holds for ever.
+                    let contact = 1.0 - gap.max(0.0) / (0.5 * (body.radius + r)).max(1e-3);
+                    head_on = head_on.max(held * contact.clamp(0.0, 1.0));
+                }
+            }
+        }
+        // A held unit turns its preferred velocity clockwise, up to `right_hand` ×
+        // [`MAX_TILT`] radians when fully held and pressed (meetings in the open are the
+        // solver's own right-hand rule).
+        let tilt = self.params.right_hand * head_on.min(1.0) * MAX_TILT;
+        let preferred = if tilt > 0.0 {
+            let (sin, cos) = cohort_steering::ops::sin_cos(-tilt);
+            Vec2::new(cos, sin).rotate(preferred)
+        } else {
+            preferred
+        };
+        segments.clear();
+        segments.extend(near_walls.iter().map(|w| OrcaSegment {
+            from: w.from,
+            to: w.to,
+        }));
+        if neighbours.is_empty() && segments.is_empty() {
+            return None;
+        }
+        let agent = OrcaAgent {
+            position: start,
+            velocity,
+            radius: body.radius,
+            max_speed: body.max_speed,
+        };
+        let out = orca::solve(
+            &agent,
+            preferred,
+            neighbours,
+            segments,
+            &self.params,
+            dt,
+            orca_buffers,
+        );
+        let binding = out.binding.and_then(|b| match b {
+            orca::Binding::Neighbour(k) => match nearest.get(k) {
+                Some(&(_, j)) => self.ids.get(j as usize).map(|&id| Binding::Unit(id)),
+                None => near_obstacles
+                    .get(k - nearest.len())
+                    .map(|o| Binding::Obstacle { center: o.center }),
+            },
+            orca::Binding::Segment(k) => near_walls.get(k).map(|w| Binding::Edge {
+                from: w.from,
+                to: w.to,
+            }),
+        });
+        if out.binding.is_none() && tilt == 0.0 {
+            return None;
+        }
+        Some((out.velocity, binding))
+    }
+}
+
+/// Keeps the `cap` nearest `(distance², index)` in `nearest`, sorted, ties by index (so the
+/// result does not depend on the order the search visits units in).
+#[inline]
+fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f32, u32)) {
+    let before = |a: &(f32, u32), b: &(f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
+    if nearest.len() == cap {
+        match nearest.last() {
+            Some(last) if before(&item, last) => {
+                nearest.pop();
+            }
+            _ => return,
+        }
+    }
+    let at = nearest.partition_point(|e| before(e, &item));
+    nearest.insert(at, item);
+}
+
+impl super::World {
+    /// Records the avoidance of unit `id` from the next tick on (`None` stops): what it
+    /// preferred, what it chose and what bound the choice, read by
+    /// [`World::avoidance_report`](super::World::avoidance_report). For inspecting one unit
+    /// (the viewer's picked unit); the record is kept by the single-threaded stage.
+    pub fn watch_unit(&mut self, id: Option<crate::ids::UnitId>) {
+        self.scratch.watched = id.map(|id| (id, AvoidanceReport::default()));
+    }
+
+    /// The watched unit's avoidance in the last tick (see [`World::watch_unit`](super::World::watch_unit)).
+    pub fn avoidance_report(&self) -> Option<(crate::ids::UnitId, AvoidanceReport)> {
+        self.scratch.watched
+    }
+}
