@@ -89,7 +89,10 @@ fn file(
     for line in comment.lines() {
         let _ = writeln!(s, "// {line}");
     }
-    let _ = writeln!(s, "// Made by `cargo run --example traffic_scenarios`; do not edit by hand.");
+    let _ = writeln!(
+        s,
+        "// Made by `cargo run --example traffic_scenarios`; do not edit by hand."
+    );
     let _ = writeln!(s, "(");
     let _ = writeln!(s, "    name: \"{name}\",");
     let _ = writeln!(s, "    description: \"{description}\",");
@@ -109,7 +112,9 @@ fn file(
         );
     }
     for q in squads {
-        let spacing = q.spacing.map_or_else(String::new, |v| format!(" spacing: {},", num(v)));
+        let spacing = q
+            .spacing
+            .map_or_else(String::new, |v| format!(" spacing: {},", num(v)));
         let _ = writeln!(
             s,
             "        (name: \"{}\", pattern: Kind(Box),{spacing} position: {}, facing: {}, units: {}, template: \"{tname}\"),",

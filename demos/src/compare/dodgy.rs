@@ -227,9 +227,7 @@ impl DodgySim {
             });
             let keep = self.params.max_neighbours;
             if near.len() > keep {
-                near.select_nth_unstable_by(keep, |a, b| {
-                    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
-                });
+                near.select_nth_unstable_by(keep, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
                 near.truncate(keep);
             }
             near.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));

@@ -91,8 +91,12 @@ impl fmt::Display for Comparison {
         let rows: [(&str, fn(&SideFigures) -> String); 7] = [
             ("arrived", |s| format!("{} / {}", s.arrived, s.units)),
             ("time_to_arrive", |s| time(s.time_to_arrive)),
-            ("colliding_pair_steps", |s| s.colliding_pair_steps.to_string()),
-            ("max_overlap_depth", |s| format!("{:.3}", s.max_overlap_depth)),
+            ("colliding_pair_steps", |s| {
+                s.colliding_pair_steps.to_string()
+            }),
+            ("max_overlap_depth", |s| {
+                format!("{:.3}", s.max_overlap_depth)
+            }),
             ("stuck", |s| s.stuck.to_string()),
             ("penetrations", |s| s.penetrations.to_string()),
             ("cpu_us_per_unit_step", |s| {
@@ -310,11 +314,7 @@ pub fn compare_file(
         max_overlap_depth: f64::from(hits.max_depth),
         stuck: report.stuck,
         penetrations: report.penetrations,
-        cpu_us_per_unit_step: per_unit_step_us(
-            runner.step_cpu_time(),
-            report.units as usize,
-            n,
-        ),
+        cpu_us_per_unit_step: per_unit_step_us(runner.step_cpu_time(), report.units as usize, n),
     };
 
     // The baseline.
@@ -361,22 +361,19 @@ pub fn compare_file(
 /// (so it counts as arrived whenever it is within its radius of it), always ordered to move.
 fn baseline_samples(sim: &DodgySim, mut out: Vec<UnitSample>) -> Vec<UnitSample> {
     out.clear();
-    out.extend(
-        sim.states()
-            .zip(sim.specs())
-            .enumerate()
-            .map(|(index, ((position, velocity), spec))| UnitSample {
-                index,
-                position,
-                velocity,
-                heading: velocity.try_normalize().unwrap_or(Vec2::X),
-                radius: spec.radius,
-                slot_target: Some(spec.goal),
-                ordered_to_move: true,
-                formation_at_goal: true,
-                airborne: false,
-            }),
-    );
+    out.extend(sim.states().zip(sim.specs()).enumerate().map(
+        |(index, ((position, velocity), spec))| UnitSample {
+            index,
+            position,
+            velocity,
+            heading: velocity.try_normalize().unwrap_or(Vec2::X),
+            radius: spec.radius,
+            slot_target: Some(spec.goal),
+            ordered_to_move: true,
+            formation_at_goal: true,
+            airborne: false,
+        },
+    ));
     out
 }
 

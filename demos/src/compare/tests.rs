@@ -42,7 +42,15 @@ fn compare_easy_case_both_sides_arrive_and_json_has_the_keys() {
     assert!(c.cohort.cpu_us_per_unit_step > 0.0, "{c}");
     assert!(c.dodgy.cpu_us_per_unit_step > 0.0, "{c}");
     let v: serde_json::Value = serde_json::from_str(&c.to_json()).unwrap();
-    for key in ["scenario", "units", "ticks", "dt", "dodgy_params", "cohort", "dodgy"] {
+    for key in [
+        "scenario",
+        "units",
+        "ticks",
+        "dt",
+        "dodgy_params",
+        "cohort",
+        "dodgy",
+    ] {
         assert!(v.get(key).is_some(), "{key} missing: {v}");
     }
     for side in ["cohort", "dodgy"] {
@@ -74,7 +82,10 @@ fn compare_goals_are_the_slots_at_the_goal() {
     for (k, u) in built.units.iter().enumerate().skip(2) {
         let start = built.world.unit(u.id).unwrap().body.position;
         let moved = goals[k] - start;
-        assert!((moved - Vec2::new(30.0, 0.0)).length() < 1e-3, "{k}: {moved}");
+        assert!(
+            (moved - Vec2::new(30.0, 0.0)).length() < 1e-3,
+            "{k}: {moved}"
+        );
     }
 }
 
