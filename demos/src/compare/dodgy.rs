@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 
 use cohort_pathing::ValidMap;
+use cohort_steering::ops;
 use dodgy_2d::{Agent, AvoidanceOptions, Obstacle};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
@@ -111,12 +112,13 @@ pub fn obstacles_of(map: &cohort_pathing::Map) -> Vec<Vec<Vec2>> {
     }
     for c in &map.circles {
         // Circumscribed, so the polygon covers the circle.
-        let r = c.radius / (std::f32::consts::PI / 16.0).cos();
+        let r = c.radius / ops::sin_cos(std::f32::consts::PI / 16.0).1;
         out.push(
             (0..16)
                 .map(|k| {
                     let a = k as f32 * std::f32::consts::TAU / 16.0;
-                    c.center + r * Vec2::new(a.cos(), a.sin())
+                    let (sin, cos) = ops::sin_cos(a);
+                    c.center + r * Vec2::new(cos, sin)
                 })
                 .collect(),
         );
@@ -303,7 +305,8 @@ fn nudge(agent: u64, tick: u64) -> Vec2 {
     z ^= z >> 31;
     let angle = (z >> 40) as f32 / (1u64 << 24) as f32 * std::f32::consts::TAU;
     let length = (z & 0xff_ffff) as f32 / (1u64 << 24) as f32 * NUDGE;
-    length * Vec2::new(angle.cos(), angle.sin())
+    let (sin, cos) = ops::sin_cos(angle);
+    length * Vec2::new(cos, sin)
 }
 
 /// A uniform grid over the agents' bounding box, rebuilt every tick (a counting sort).

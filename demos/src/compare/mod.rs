@@ -75,6 +75,9 @@ impl Comparison {
     }
 }
 
+/// How one row of the table shows a side's figure.
+type Cell = fn(&SideFigures) -> String;
+
 fn time(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_owned(), |v| format!("{v:.1} s"))
 }
@@ -88,7 +91,7 @@ impl fmt::Display for Comparison {
             self.scenario, self.units, self.ticks, self.dt
         )?;
         writeln!(f, "{:<22} {:>14} {:>14}", "", "cohort", "dodgy")?;
-        let rows: [(&str, fn(&SideFigures) -> String); 7] = [
+        let rows: [(&str, Cell); 7] = [
             ("arrived", |s| format!("{} / {}", s.arrived, s.units)),
             ("time_to_arrive", |s| time(s.time_to_arrive)),
             ("colliding_pair_steps", |s| {
