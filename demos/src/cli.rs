@@ -1,4 +1,4 @@
-//! The `cohort` command line: `run`, `render`, `check` and `view`.
+//! The `cohort` command line: `run`, `render`, `check`, `bench`, `view` and `compare`.
 //!
 //! Exit status: 0 on success, 2 for bad input (an invalid file or argument), 1 when something
 //! else fails (for example an output file cannot be written).
@@ -84,6 +84,29 @@ pub enum Command {
         /// Also report every run of this many timed ticks on its own.
         #[arg(long, value_name = "TICKS")]
         window: Option<u64>,
+    },
+    /// Run a scenario through Cohort and through ORCA (`dodgy_2d`) with the same units.
+    Compare {
+        /// The scenario file.
+        file: PathBuf,
+        /// Ticks to run (default: the scenario's duration).
+        #[arg(long)]
+        ticks: Option<u64>,
+        /// Print one JSON object instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// ORCA: agents farther apart than this (m) are not neighbours.
+        #[arg(long, default_value_t = 15.0)]
+        neighbour_distance: f32,
+        /// ORCA: the nearest this many neighbours are avoided.
+        #[arg(long, default_value_t = 10)]
+        max_neighbours: usize,
+        /// ORCA: seconds ahead collisions with other agents are avoided.
+        #[arg(long, default_value_t = 5.0)]
+        time_horizon: f32,
+        /// ORCA: seconds ahead collisions with obstacles are avoided.
+        #[arg(long, default_value_t = 5.0)]
+        obstacle_time_horizon: f32,
     },
     /// Watch a scenario in a window: pause, step, order, inspect (press H for the keys).
     View {
@@ -216,6 +239,29 @@ fn execute(command: Command) -> Result<(), Failure> {
                 println!("{}", report.to_json());
             } else {
                 print!("{report}");
+            }
+            Ok(())
+        }
+        Command::Compare {
+            file,
+            ticks,
+            json,
+            neighbour_distance,
+            max_neighbours,
+            time_horizon,
+            obstacle_time_horizon,
+        } => {
+            let params = crate::compare::DodgyParams {
+                neighbour_distance,
+                max_neighbours,
+                time_horizon,
+                obstacle_time_horizon,
+            };
+            let comparison = crate::compare::compare_file(&file, ticks, params).map_err(bad)?;
+            if json {
+                println!("{}", comparison.to_json());
+            } else {
+                print!("{comparison}");
             }
             Ok(())
         }

@@ -121,6 +121,8 @@ pub struct Runner {
     metrics: Metrics,
     trails: Option<Vec<Trail>>,
     samples: Vec<UnitSample>,
+    /// Thread CPU time spent in the world's steps (not in metrics or trails).
+    step_cpu: std::time::Duration,
 }
 
 impl Runner {
@@ -144,6 +146,7 @@ impl Runner {
             dt: built.dt,
             duration: built.duration,
             samples: Vec::new(),
+            step_cpu: std::time::Duration::ZERO,
         };
         runner.sample();
         let samples = std::mem::take(&mut runner.samples);
@@ -191,7 +194,11 @@ impl Runner {
                 }
             }
         }
+        let cpu_start = cpu_time::ThreadTime::try_now().ok();
         self.world.step(self.dt);
+        if let Some(start) = cpu_start {
+            self.step_cpu += start.elapsed();
+        }
         self.tick += 1;
         self.sample();
         let samples = std::mem::take(&mut self.samples);
@@ -237,6 +244,17 @@ impl Runner {
             progress(self.tick);
         }
         Ok(())
+    }
+
+    /// The units as the metrics saw them at the end of the last tick (spawn-order indices).
+    pub fn samples(&self) -> &[UnitSample] {
+        &self.samples
+    }
+
+    /// Thread CPU time spent inside the world's steps since the runner was made: the
+    /// simulation's own cost, without the metrics, trails and timeline around it.
+    pub fn step_cpu_time(&self) -> std::time::Duration {
+        self.step_cpu
     }
 
     /// The metrics so far.

@@ -278,3 +278,52 @@ fn bench_json_has_the_issue_keys_and_its_windows() {
         text(&bad.stderr)
     );
 }
+
+#[test]
+fn compare_json_prints_both_sides_and_bad_input_exits_2() {
+    let out = cohort(&[
+        "compare",
+        "scenarios/open_field.ron",
+        "--ticks",
+        "30",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["units"], 12);
+    assert_eq!(v["ticks"], 30);
+    for side in ["cohort", "dodgy"] {
+        for key in [
+            "arrived",
+            "time_to_arrive",
+            "colliding_pair_steps",
+            "cpu_us_per_unit_step",
+        ] {
+            assert!(v[side].get(key).is_some(), "{side}.{key}: {stdout}");
+        }
+    }
+    let table = cohort(&["compare", "scenarios/open_field.ron", "--ticks", "5"]);
+    assert!(table.status.success(), "{}", text(&table.stderr));
+    assert!(text(&table.stdout).contains("colliding_pair_steps"));
+    for args in [
+        &["compare", "scenarios/no_such_file.ron"][..],
+        &["compare", "scenarios/open_field.ron", "--time-horizon", "0"][..],
+        &[
+            "compare",
+            "scenarios/open_field.ron",
+            "--ticks",
+            "99999999999",
+        ][..],
+    ] {
+        let out = cohort(args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(text(&out.stderr).starts_with("cohort: "), "{args:?}");
+    }
+}

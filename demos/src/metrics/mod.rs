@@ -12,7 +12,7 @@
 //! - stuck: units that, while their formation was ordered to move and they were away from their
 //!   slot, stayed within one radius of the same spot for 5 s.
 
-mod pairs;
+pub(crate) mod pairs;
 mod report;
 
 pub use report::Report;

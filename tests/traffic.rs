@@ -1,0 +1,134 @@
+//! Traffic: where movers meet each other. Every scenario of `scenarios/traffic/` runs through
+//! the runner and must end with every unit arrived, no overlap deeper than 5 % of the radii
+//! sum, nobody stuck, nobody in an obstacle, and all arrived in time: no later than RVO2
+//! (`dodgy_2d`) gets the same units there where it runs them (Circle 369 s, Blocks 568 s),
+//! otherwise within 1.5 × the slowest unit's free walk (its planned path length over its top
+//! speed) plus the time the narrowest passage needs to let everyone through at 0.8 units per
+//! second per metre of width. `docs/traffic.md` has today's figures beside RVO2's.
+//!
+//! A run stops 5 s after its time limit (it cannot pass later), so a passing test takes only
+//! as long as the limit allows.
+
+mod traffic_support;
+
+use std::path::PathBuf;
+
+use cohort_demos::Report;
+use cohort_demos::compare::{agents_of, load_built, route_length};
+use cohort_demos::runner::Runner;
+
+/// Flow through a passage, units per second per metre of width.
+const FLOW: f64 = 0.8;
+/// Seconds run past the time limit (arrival is judged over the whole run).
+const SETTLE: f64 = 5.0;
+
+fn path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/traffic")
+        .join(format!("{name}.ron"))
+}
+
+/// What a scenario is held to.
+enum Limit {
+    /// RVO2's time for the same units, seconds.
+    Rvo2(f64),
+    /// 1.5 × the slowest free walk plus the throughput time of a passage this wide (m);
+    /// `None` in the open.
+    FreeWalk(Option<f64>),
+}
+
+/// Runs the scenario to its time limit plus [`SETTLE`]; returns the report and the limit (s).
+fn run(name: &str, limit: Limit) -> (Report, f64) {
+    let file = path(name);
+    let built = load_built(&file).unwrap_or_else(|e| panic!("{e}"));
+    let units = built.units.len() as f64;
+    let limit = match limit {
+        Limit::Rvo2(t) => t,
+        Limit::FreeWalk(gap) => {
+            let map = built.world.map().clone().validate().expect("map");
+            let walk = agents_of(&built, &map)
+                .iter()
+                .map(|a| f64::from(route_length(a) / a.max_speed))
+                .fold(0.0, f64::max);
+            1.5 * walk + gap.map_or(0.0, |w| units / (FLOW * w))
+        }
+    };
+    let dt = f64::from(built.dt);
+    let ticks = (((limit + SETTLE) / dt).ceil() as u64).min(built.duration);
+    let mut runner = Runner::new(built, false);
+    runner.run(ticks, |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let report = runner.report();
+    eprintln!("{name}: limit {limit:.1} s: {}", report.to_json());
+    (report, limit)
+}
+
+/// The traffic criteria.
+fn flows(name: &str, limit: Limit) {
+    let (r, limit) = run(name, limit);
+    assert_eq!(r.non_finite, 0, "{name}: {r:?}");
+    assert_eq!(r.arrived, r.units, "{name}: not everyone arrived: {r:?}");
+    assert!(
+        r.max_overlap_depth <= 0.05,
+        "{name}: overlap {:.3}: {r:?}",
+        r.max_overlap_depth
+    );
+    assert_eq!(r.stuck, 0, "{name}: {r:?}");
+    assert_eq!(r.penetrations, 0, "{name}: {r:?}");
+    let t = r.time_to_arrive.expect("arrived");
+    assert!(t <= limit, "{name}: {t:.1} s against {limit:.1} s");
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn circle_of_250_singles_swaps_antipodes_as_fast_as_rvo2() {
+    flows("circle", Limit::Rvo2(369.0));
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn blocks_singles_cross_as_fast_as_rvo2() {
+    flows("blocks_singles", Limit::Rvo2(568.0));
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn blocks_squads_cross_as_fast_as_rvo2_singles() {
+    flows("blocks_squads", Limit::Rvo2(568.0));
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn corridor_head_on_formations_pass_each_other() {
+    flows("corridor_head_on", Limit::FreeWalk(Some(16.0)));
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn corridor_two_way_singles_pass_each_other() {
+    flows("corridor_two_way", Limit::FreeWalk(Some(16.0)));
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn crossing_formations_cross() {
+    flows("crossing", Limit::FreeWalk(None));
+}
+
+#[test]
+#[ignore = "traffic: fails until reciprocal avoidance lands"]
+fn chokepoint_20_squads_pass_the_gap() {
+    flows("chokepoint", Limit::FreeWalk(Some(4.0)));
+}
+
+#[test]
+fn scenario_files_are_what_the_generator_makes() {
+    for (name, text) in traffic_support::scenarios() {
+        let on_disk = std::fs::read_to_string(path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            on_disk == text,
+            "scenarios/traffic/{name}.ron differs from the generator: \
+             run `cargo run --example traffic_scenarios`"
+        );
+        load_built(&path(name)).unwrap_or_else(|e| panic!("{e}"));
+    }
+}
