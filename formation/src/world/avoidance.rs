@@ -122,6 +122,8 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) velocities: &'a [Vec2],
     pub(super) radii: &'a [f32],
     pub(super) groups: &'a [u32],
+    /// Per group: whether its formation opens a lane through standing ones this tick.
+    pub(super) opens_lane: &'a [bool],
     /// Per unit: its key.
     pub(super) ids: &'a [crate::ids::UnitId],
     /// Largest radius and top speed of any unit.
@@ -172,6 +174,8 @@ impl AvoidanceInput<'_> {
             return None;
         };
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        let opens_lane = |g: u32| self.opens_lane.get(g as usize).copied().unwrap_or(false);
+        let mover = opens_lane(group);
         let (max_radius, fastest) = self.limits;
         let horizon = self.params.time_horizon;
         let reach = (body.radius + max_radius + horizon * (body.max_speed + fastest)).min(
@@ -195,6 +199,12 @@ impl AvoidanceInput<'_> {
                 }
                 let other = self.groups.get(ju).copied().unwrap_or(NO_GROUP);
                 if group != NO_GROUP && other == group {
+                    return;
+                }
+                // A formation opening a lane walks through standing ones: their members
+                // step aside to slots moved out of the lane (make way), so its units do not
+                // wait for them.
+                if mover && other != NO_GROUP && !opens_lane(other) {
                     return;
                 }
                 let d = (p - start).length_squared();

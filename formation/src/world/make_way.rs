@@ -81,11 +81,21 @@ impl World {
             roots_index: index,
             order,
             tallies,
+            group_opens_lane,
             ..
         } = scratch;
         // The anchors moved and the extents were re-tallied since `plan_passing`.
         index.update(roots, formations);
         index.index_all();
+        // Which top-level formations open lanes this tick (avoidance lets their units pass
+        // through the others, which step aside by their slots).
+        group_opens_lane.clear();
+        group_opens_lane.resize(roots.len(), false);
+        for a in index.entries() {
+            if let Some(g) = group_opens_lane.get_mut(a.root() as usize) {
+                *g = a.lane.is_some();
+            }
+        }
         // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far
         // lanes have moved its units' targets out of their tallied circle so far (moved
         // targets lie within the circle grown by that).

@@ -29,6 +29,9 @@ pub struct Scratch {
     pub(crate) goals: Vec<(Vec2, Vec2)>,
     /// Per steered unit: its avoidance group (see `world/avoidance.rs`).
     pub(crate) groups: Vec<u32>,
+    /// Per top-level formation (by its place among the roots): whether it opens a lane
+    /// through the others this tick (see `world/make_way.rs`).
+    pub(crate) group_opens_lane: Vec<bool>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
     pub(crate) velocities: Vec<Vec2>,
     /// The single-thread avoidance's buffers.

@@ -89,6 +89,7 @@ impl World {
             near_obstacles,
             near_walls,
             groups,
+            group_opens_lane,
             velocities,
             avoidance,
             watched,
@@ -143,6 +144,7 @@ impl World {
             velocities,
             radii,
             groups,
+            opens_lane: group_opens_lane,
             ids,
             limits: (max_radius, fastest),
         });

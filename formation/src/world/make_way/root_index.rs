@@ -63,6 +63,11 @@ pub(crate) struct RootEntry {
 }
 
 impl RootEntry {
+    /// Its place in the roots it was read from.
+    pub(super) fn root(&self) -> u32 {
+        self.root
+    }
+
     /// Its top speed, 0 when not finite or negative.
     pub(super) fn top_speed_or_zero(&self) -> f32 {
         if self.top_speed.is_finite() {
