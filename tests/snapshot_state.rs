@@ -64,7 +64,9 @@ fn the_state_hash_allocates_nothing_and_sees_every_part() {
     assert_eq!(counted.count_total, 0);
     // A pending order, a draw of the generator, a setting, and the map each change it.
     let mut ordered = w.clone();
-    ordered.order(p, Order::move_to(Vec2::new(30.0, 10.0))).unwrap();
+    ordered
+        .order(p, Order::move_to(Vec2::new(30.0, 10.0)))
+        .unwrap();
     let mut drawn = w.clone();
     drawn.rng_mut().next_u32();
     let mut tuned = w.clone();
@@ -111,7 +113,10 @@ fn a_binary_snapshot_of_a_10k_army_restores_and_steps_bit_identically() {
         b.step(MAX_STEP);
         assert_eq!(b.state_hash(), a.state_hash(), "tick {}", a.tick());
     }
-    assert_eq!(b.to_binary_snapshot().unwrap(), a.to_binary_snapshot().unwrap());
+    assert_eq!(
+        b.to_binary_snapshot().unwrap(),
+        a.to_binary_snapshot().unwrap()
+    );
     eprintln!("10k army binary state snapshot: {} bytes", bytes.len());
 }
 
@@ -131,7 +136,10 @@ fn a_cycle_in_the_formation_tree_is_refused() {
         )
         .replace(s_row, &format!("{s_row}Formation((idx:1,version:1)),"));
     let mut target = w.clone();
-    let err = target.load_state(crafted.as_bytes()).unwrap_err().to_string();
+    let err = target
+        .load_state(crafted.as_bytes())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("cycle"), "{err}");
     assert_eq!(target.state_hash(), w.state_hash(), "left as it was");
     // The whole-world RON snapshot is checked the same way.
@@ -150,14 +158,22 @@ fn a_cycle_in_the_formation_tree_is_refused() {
 #[test]
 fn a_nan_goal_in_a_pending_order_or_a_formation_is_refused_naming_it() {
     let (mut w, p) = platoon(40.0);
-    w.order(p, Order::move_to(Vec2::new(12.345_678, 10.0))).unwrap();
+    w.order(p, Order::move_to(Vec2::new(12.345_678, 10.0)))
+        .unwrap();
     // RON: the pending order's goal.
     let text = ron_state(&w);
     let goal = "goal:(12.345678,10.0)";
     assert!(text.contains(goal), "{text}");
     let crafted = text.replace(goal, "goal:(NaN,10.0)");
-    let err = w.clone().load_state(crafted.as_bytes()).unwrap_err().to_string();
-    assert!(err.contains("pending") && err.contains("goal") && err.contains("NaN"), "{err}");
+    let err = w
+        .clone()
+        .load_state(crafted.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("pending") && err.contains("goal") && err.contains("NaN"),
+        "{err}"
+    );
     // Binary: the same float's bits replaced by a NaN's.
     let bytes = w.to_binary_snapshot().unwrap();
     let bits = 12.345_678f32.to_le_bytes();
@@ -172,7 +188,11 @@ fn a_nan_goal_in_a_pending_order_or_a_formation_is_refused_naming_it() {
     let goal = "goal:Some((12.345678,10.0))";
     assert!(text.contains(goal), "{text}");
     let crafted = text.replace(goal, "goal:Some((inf,10.0))");
-    let err = w.clone().load_state(crafted.as_bytes()).unwrap_err().to_string();
+    let err = w
+        .clone()
+        .load_state(crafted.as_bytes())
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("formations") && err.contains("goal"), "{err}");
     // The state as saved loads.
     w.clone().load_state(text.as_bytes()).unwrap();

@@ -274,7 +274,9 @@ fn execute(command: Command) -> Result<(), Failure> {
 fn check_out_path(path: &Path) -> Result<(), Failure> {
     let shown = path.display();
     if path.is_dir() {
-        return Err(bad(format!("--snapshot-out {shown}: is a folder, not a file")));
+        return Err(bad(format!(
+            "--snapshot-out {shown}: is a folder, not a file"
+        )));
     }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         if !dir.is_dir() {

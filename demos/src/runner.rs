@@ -214,7 +214,8 @@ impl Runner {
         self.world.step(self.dt);
         self.tick += 1;
         if self.hash_every.is_some_and(|n| self.tick % n == 0) {
-            self.hashes.push(TickHash::new(self.tick, self.world.state_hash()));
+            self.hashes
+                .push(TickHash::new(self.tick, self.world.state_hash()));
         }
         self.sample();
         let samples = std::mem::take(&mut self.samples);
@@ -420,7 +421,8 @@ impl Runner {
             .ok_or_else(|| bad("not a cohort run snapshot (no header line)"))?;
         let (header, body) = (&data[..at], &data[at + 1..]);
         let header = std::str::from_utf8(header).map_err(|_| bad("not a cohort run snapshot"))?;
-        let tick = |prefix: &str| -> Option<u64> { header.strip_prefix(prefix)?.trim().parse().ok() };
+        let tick =
+            |prefix: &str| -> Option<u64> { header.strip_prefix(prefix)?.trim().parse().ok() };
         let world_err = |e: cohort_formation::WorldError| RunError::Snapshot(e.to_string());
         let foreign = |w: &World| w.units().any(|(id, _)| !self.index_of.contains_key(&id));
         let another = "the snapshot is of another scenario (its units are not this one's)";
@@ -463,7 +465,9 @@ impl Runner {
 /// Reads a run snapshot file of at most [`MAX_SNAPSHOT_BYTES`]; errors name the path.
 pub fn read_snapshot(path: &std::path::Path) -> Result<Vec<u8>, RunError> {
     let err = |m: String| RunError::Snapshot(format!("{}: {m}", path.display()));
-    let len = std::fs::metadata(path).map_err(|e| err(e.to_string()))?.len();
+    let len = std::fs::metadata(path)
+        .map_err(|e| err(e.to_string()))?
+        .len();
     if len > MAX_SNAPSHOT_BYTES {
         return Err(err(format!(
             "file is {len} bytes; the limit is {MAX_SNAPSHOT_BYTES}"

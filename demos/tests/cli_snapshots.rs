@@ -43,12 +43,26 @@ fn hash_every_lists_the_hashes_of_every_nth_tick() {
     assert_eq!(ticks, [10, 20, 30]);
     for h in hashes {
         let hex = h["hash"].as_str().unwrap();
-        assert!(hex.len() == 16 && hex.chars().all(|c| c.is_ascii_hexdigit()), "{hex}");
+        assert!(
+            hex.len() == 16 && hex.chars().all(|c| c.is_ascii_hexdigit()),
+            "{hex}"
+        );
     }
     // The last one is the final state's.
     assert_eq!(hashes[2]["hash"], v["state_hash"]);
-    let table = cohort(&["run", "scenarios/casualties.ron", "--ticks", "4", "--hash-every", "2"]);
-    assert!(text(&table.stdout).contains("hash at 4"), "{}", text(&table.stdout));
+    let table = cohort(&[
+        "run",
+        "scenarios/casualties.ron",
+        "--ticks",
+        "4",
+        "--hash-every",
+        "2",
+    ]);
+    assert!(
+        text(&table.stdout).contains("hash at 4"),
+        "{}",
+        text(&table.stdout)
+    );
     let zero = cohort(&["run", "scenarios/casualties.ron", "--hash-every", "0"]);
     assert_eq!(zero.status.code(), Some(2));
 }
@@ -56,7 +70,13 @@ fn hash_every_lists_the_hashes_of_every_nth_tick() {
 #[test]
 fn a_split_run_through_either_format_equals_the_whole_run() {
     let dir = scratch("split");
-    let whole = json(&cohort(&["run", "scenarios/casualties.ron", "--ticks", "200", "--json"]));
+    let whole = json(&cohort(&[
+        "run",
+        "scenarios/casualties.ron",
+        "--ticks",
+        "200",
+        "--json",
+    ]));
     for name in ["state.ron", "state.bin", "state"] {
         let snap = dir.join(name);
         let snap = snap.to_str().unwrap();
@@ -109,7 +129,11 @@ fn a_snapshot_out_path_that_cannot_be_written_is_refused_before_the_run() {
         assert_eq!(out.status.code(), Some(2), "{shown}: {}", text(&out.stderr));
         let err = text(&out.stderr);
         assert!(err.contains(shown), "the error names the path: {err}");
-        assert!(out.stdout.is_empty(), "nothing was run: {}", text(&out.stdout));
+        assert!(
+            out.stdout.is_empty(),
+            "nothing was run: {}",
+            text(&out.stdout)
+        );
     }
     assert!(!cases[1].exists());
     std::fs::remove_dir_all(dir).unwrap();

@@ -1,12 +1,11 @@
-//! A fixed-key, platform-independent 64-bit hash of a stream of words, fast enough to hash a
-//! 10,000-unit world every tick.
+//! A fixed-key, platform-independent 64-bit hash of a stream of words.
 //!
 //! Why not a crate: `std`'s `DefaultHasher` is documented as unstable across releases;
 //! `rustc-hash` mixes `usize`-wide words (different on 32- and 64-bit targets) and `foldhash`
 //! says its output may change between versions and platforms. A state hash is compared across
 //! runs, builds and machines, so its algorithm has to be pinned here (its known values are
-//! tested below). FNV-1a, the classic fixed hash, takes one dependent multiply per byte: about
-//! 250 ns for a unit's ~200 bytes, over ten times the budget.
+//! tested below). FNV-1a, the classic fixed hash, makes one dependent multiply per byte, a
+//! chain of some 400 multiplies for one unit's state and its share of its formations'.
 //!
 //! The construction is the one of wyhash and rapidhash: the input is cut into 64-byte blocks;
 //! each block feeds four independent lanes, 16 bytes each, through a folded 64 × 64 → 128-bit

@@ -215,7 +215,7 @@ impl World {
             }
             if let Tactic::Play(run) = tactic {
                 let phases = run.book.play_at(run.play).map(|p| p.phases.len());
-                if !phases.is_some_and(|n| run.phase < n.max(1)) {
+                if phases.is_none_or(|n| run.phase >= n.max(1)) {
                     return Err(invalid(format!(
                         "tactic {i} names a play or phase its playbook does not have"
                     )));
