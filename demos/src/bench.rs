@@ -32,13 +32,17 @@ pub const BRUTE_FORCE_PAIR_BUDGET: f64 = 5e9;
 
 /// The JSON keys of a report that the benchmark's specification names (all numbers; the
 /// brute-force figure is `null` only when that pass is skipped).
-pub const SPECIFIED_KEYS: [&str; 5] = [
+pub const SPECIFIED_KEYS: [&str; 6] = [
     "ns_per_unit_tick",
     "ms_per_tick",
     "peak_bytes",
     "bytes_per_unit",
     "brute_force_ns_per_unit_tick",
+    "state_hash_ns_per_unit",
 ];
+
+/// Times [`World::state_hash`] is taken on the warm world (the fastest is reported).
+pub const STATE_HASH_RUNS: usize = 5;
 
 /// What to run.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,6 +129,17 @@ pub struct BenchReport {
     pub grid_speedup: Option<f64>,
     /// The timed ticks window by window, when asked for (else empty).
     pub windows: Vec<BenchWindow>,
+    /// Nanoseconds per unit of [`World::state_hash`] on the warm world after the timed ticks
+    /// (the fastest of [`STATE_HASH_RUNS`]).
+    pub state_hash_ns_per_unit: f64,
+    /// Heap allocations of one state hash (0).
+    pub state_hash_allocations: u64,
+    /// Size of the warm world's binary state snapshot ([`World::to_binary_snapshot`]), bytes.
+    pub snapshot_bytes: u64,
+    /// Milliseconds to write the binary snapshot and load it back into the world.
+    pub snapshot_round_trip_ms: f64,
+    /// Whether the world loaded back has the state hash it was saved with.
+    pub snapshot_round_trip_exact: bool,
 }
 
 /// Errors of `cohort bench`.
@@ -251,6 +266,8 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             .and_then(|t| t.try_elapsed().ok())
             .map(|d| d.as_nanos() as f64);
     });
+    let (state_hash_ns_per_unit, state_hash_allocations) = time_state_hash(&world);
+    let snapshot = time_snapshot(&mut world)?;
     drop(world);
     let warm_bytes = building.bytes_current.max(0) as u64;
     let peak_bytes = building.bytes_max.max(warm_bytes + running.bytes_max);
@@ -284,6 +301,50 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         brute_force_ticks: if brute.is_some() { bf_ticks } else { 0 },
         grid_speedup: brute.map(|b| b / ns_per_unit_tick),
         windows,
+        state_hash_ns_per_unit,
+        state_hash_allocations,
+        snapshot_bytes: snapshot.bytes,
+        snapshot_round_trip_ms: snapshot.round_trip_ms,
+        snapshot_round_trip_exact: snapshot.exact,
+    })
+}
+
+/// The fastest of [`STATE_HASH_RUNS`] state hashes of `world`, nanoseconds per unit, and the
+/// allocations of one.
+fn time_state_hash(world: &World) -> (f64, u64) {
+    let units = world.unit_count().max(1) as f64;
+    let mut best = f64::INFINITY;
+    let mut hash = 0;
+    for _ in 0..STATE_HASH_RUNS {
+        let start = Instant::now();
+        hash ^= std::hint::black_box(world.state_hash());
+        best = best.min(start.elapsed().as_secs_f64() * 1e9 / units);
+    }
+    std::hint::black_box(hash);
+    let counted = allocation_counter::measure(|| {
+        std::hint::black_box(world.state_hash());
+    });
+    (best, counted.count_total)
+}
+
+/// What a binary snapshot round trip of the warm world measured.
+struct SnapshotTiming {
+    bytes: u64,
+    round_trip_ms: f64,
+    exact: bool,
+}
+
+/// Writes the world's binary snapshot and loads it back into the world, timed.
+fn time_snapshot(world: &mut World) -> Result<SnapshotTiming, BenchError> {
+    let before = world.state_hash();
+    let start = Instant::now();
+    let bytes = world.to_binary_snapshot()?;
+    world.load_state(&bytes)?;
+    let round_trip_ms = start.elapsed().as_secs_f64() * 1e3;
+    Ok(SnapshotTiming {
+        bytes: bytes.len() as u64,
+        round_trip_ms,
+        exact: world.state_hash() == before,
     })
 }
 
@@ -354,6 +415,22 @@ impl fmt::Display for BenchReport {
             )?,
             _ => writeln!(f, "  brute force           skipped")?,
         }
+        writeln!(
+            f,
+            "  state hash            {:>10.1} ns per unit ({} allocations)",
+            self.state_hash_ns_per_unit, self.state_hash_allocations
+        )?;
+        writeln!(
+            f,
+            "  binary snapshot       {:>10.1} MiB, {:.1} ms to write and load back{}",
+            mib(self.snapshot_bytes),
+            self.snapshot_round_trip_ms,
+            if self.snapshot_round_trip_exact {
+                " (exact)"
+            } else {
+                " (NOT EXACT)"
+            }
+        )?;
         if !self.windows.is_empty() {
             writeln!(
                 f,
@@ -403,6 +480,9 @@ mod tests {
         for key in SPECIFIED_KEYS {
             assert!(json.get(key).is_some_and(|v| v.is_number()), "{key}");
         }
+        assert!(report.state_hash_ns_per_unit > 0.0);
+        assert_eq!(report.state_hash_allocations, 0, "{report:?}");
+        assert!(report.snapshot_bytes > 200 * 32 && report.snapshot_round_trip_exact);
     }
 
     #[test]

@@ -38,12 +38,17 @@ pub enum Command {
         /// Print one JSON object instead of a table.
         #[arg(long)]
         json: bool,
-        /// Save the run's final state here (to continue it with --snapshot-in).
+        /// Save the run's final state here (to continue it with --snapshot-in): RON text for
+        /// a `.ron` file, compact binary for any other name.
         #[arg(long, value_name = "PATH")]
         snapshot_out: Option<PathBuf>,
-        /// Continue from a state saved with --snapshot-out from the same scenario.
+        /// Continue from a state saved with --snapshot-out from the same scenario (either
+        /// format, told apart by its content).
         #[arg(long, value_name = "PATH")]
         snapshot_in: Option<PathBuf>,
+        /// Record the world's state hash every N ticks (listed under `hashes`).
+        #[arg(long, value_name = "N")]
+        hash_every: Option<u64>,
     },
     /// Run a scenario and draw the map, trails, units, slots and anchors to a PNG.
     Render {
@@ -170,19 +175,31 @@ fn execute(command: Command) -> Result<(), Failure> {
             json,
             snapshot_out,
             snapshot_in,
+            hash_every,
         } => {
+            if hash_every == Some(0) {
+                return Err(bad("--hash-every must be at least 1"));
+            }
+            if let Some(path) = &snapshot_out {
+                check_out_path(path)?;
+            }
             let mut runner = prepare(&file, seed, false)?;
             if let Some(path) = &snapshot_in {
-                let text = crate::scenario::read_text(path).map_err(bad)?;
+                let data = crate::runner::read_snapshot(path).map_err(bad)?;
                 runner
-                    .restore(&text)
+                    .restore(&data)
                     .map_err(|e| bad(format!("{}: {e}", path.display())))?;
             }
+            runner.hash_every(hash_every);
             let n = ticks_to_run(&runner, ticks, snapshot_in.is_some())?;
             advance(&mut runner, n)?;
             if let Some(path) = &snapshot_out {
-                let text = runner.snapshot().map_err(failed)?;
-                write_atomic(path, text.as_bytes()).map_err(failed)?;
+                let format = crate::runner::snapshot_format_for(path);
+                let bytes = runner
+                    .snapshot_as(format)
+                    .map_err(|e| failed(format!("{}: {e}", path.display())))?;
+                write_atomic(path, &bytes)
+                    .map_err(|e| failed(format!("{}: {e}", path.display())))?;
             }
             let report = runner.report();
             if json {
@@ -296,6 +313,26 @@ fn execute(command: Command) -> Result<(), Failure> {
             Ok(())
         }
     }
+}
+
+/// Refuses, before the run, a `--snapshot-out` path that cannot be written: a folder, or a
+/// file in a folder that does not exist.
+fn check_out_path(path: &Path) -> Result<(), Failure> {
+    let shown = path.display();
+    if path.is_dir() {
+        return Err(bad(format!(
+            "--snapshot-out {shown}: is a folder, not a file"
+        )));
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(bad(format!(
+                "--snapshot-out {shown}: the folder {} does not exist",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn prepare(file: &Path, seed: Option<u64>, trails: bool) -> Result<Runner, Failure> {

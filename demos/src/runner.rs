@@ -3,17 +3,26 @@
 
 use std::collections::BTreeMap;
 
+use cohort_formation::world::SnapshotFormat;
 use cohort_formation::{FormationId, Motion, Order, UnitId, World};
 use glam::Vec2;
 use thiserror::Error;
 
-use crate::metrics::{Metrics, Report, UnitSample};
+use crate::metrics::{Metrics, Report, TickHash, UnitSample};
 use crate::render::{AnchorMark, Scene, UnitMark};
 use crate::scenario::{Built, Scenario, ScenarioError, SpawnedUnit, Timeline, TimelineAction};
 use crate::shapes::{MapShapes, PolygonShape};
 
-/// First line of a run snapshot file.
-const SNAPSHOT_HEADER: &str = "cohort-run-snapshot v1 tick=";
+/// First line of a run snapshot file holding the whole world as RON (still read).
+const SNAPSHOT_HEADER_V1: &str = "cohort-run-snapshot v1 tick=";
+
+/// First line of a run snapshot file holding the world's state without its terrain (RON text
+/// or binary, see [`World::save_state`]).
+const SNAPSHOT_HEADER: &str = "cohort-run-snapshot v2 tick=";
+
+/// Largest run snapshot read, bytes; [`Runner::snapshot_as`] refuses to make a larger one, so
+/// every snapshot the runner writes can be read back.
+pub const MAX_SNAPSHOT_BYTES: u64 = 1 << 30;
 
 /// Most points kept per trail (older points are thinned out).
 const TRAIL_POINTS: usize = 512;
@@ -123,6 +132,9 @@ pub struct Runner {
     samples: Vec<UnitSample>,
     /// Thread CPU time spent in the world's steps (not in metrics or trails).
     step_cpu: std::time::Duration,
+    /// Record the state hash every this many ticks (see [`Runner::hash_every`]).
+    hash_every: Option<u64>,
+    hashes: Vec<TickHash>,
 }
 
 impl Runner {
@@ -147,6 +159,8 @@ impl Runner {
             duration: built.duration,
             samples: Vec::new(),
             step_cpu: std::time::Duration::ZERO,
+            hash_every: None,
+            hashes: Vec::new(),
         };
         runner.sample();
         let samples = std::mem::take(&mut runner.samples);
@@ -176,6 +190,12 @@ impl Runner {
         self.duration
     }
 
+    /// Records the world's state hash after every tick whose number is a multiple of `n`
+    /// (`None` or 0: none); the report lists them under `hashes`.
+    pub fn hash_every(&mut self, n: Option<u64>) {
+        self.hash_every = n.filter(|&n| n > 0);
+    }
+
     /// Applies the events of the current tick, steps the world once and measures.
     pub fn step(&mut self) -> Result<(), RunError> {
         for ev in self.timeline.at(self.tick) {
@@ -200,6 +220,10 @@ impl Runner {
             self.step_cpu += start.elapsed();
         }
         self.tick += 1;
+        if self.hash_every.is_some_and(|n| self.tick % n == 0) {
+            self.hashes
+                .push(TickHash::new(self.tick, self.world.state_hash()));
+        }
         self.sample();
         let samples = std::mem::take(&mut self.samples);
         self.metrics.observe(&samples);
@@ -259,7 +283,9 @@ impl Runner {
 
     /// The metrics so far.
     pub fn report(&self) -> Report {
-        self.metrics.report(self.world.state_hash())
+        let mut report = self.metrics.report(self.world.state_hash());
+        report.hashes = self.hashes.clone();
+        report
     }
 
     /// Whether the formation and all its ancestors satisfy `f`.
@@ -373,38 +399,107 @@ impl Runner {
             .unwrap_or(0)
     }
 
-    /// The run's state as text: the tick and the world's snapshot.
+    /// The run's state as RON text: a header line with the tick, then the world's state
+    /// without its terrain ([`World::save_state`]).
     pub fn snapshot(&self) -> Result<String, RunError> {
-        let world = self
-            .world
-            .to_snapshot()
-            .map_err(|e| RunError::Snapshot(e.to_string()))?;
-        Ok(format!("{SNAPSHOT_HEADER}{}\n{world}", self.tick))
+        let bytes = self.snapshot_as(SnapshotFormat::Ron)?;
+        String::from_utf8(bytes).map_err(|e| RunError::Snapshot(e.to_string()))
     }
 
-    /// Replaces the world with a snapshot of a run of the same scenario, and continues from its
-    /// tick. Metrics start over from the restored state.
-    pub fn restore(&mut self, text: &str) -> Result<(), RunError> {
-        let bad = |m: &str| RunError::Snapshot(m.to_owned());
-        let (header, world) = text.split_once('\n').ok_or_else(|| bad("no header line"))?;
-        let tick: u64 = header
-            .strip_prefix(SNAPSHOT_HEADER)
-            .and_then(|t| t.trim().parse().ok())
-            .ok_or_else(|| bad("not a cohort run snapshot"))?;
-        let world = World::from_snapshot(world).map_err(|e| RunError::Snapshot(e.to_string()))?;
-        if world
-            .units()
-            .any(|(id, _)| !self.index_of.contains_key(&id))
-        {
-            return Err(bad("the snapshot is of another scenario"));
+    /// The run's state in `format`: the header line `cohort-run-snapshot v2 tick=N`, then the
+    /// world's state without its terrain (the scenario rebuilds the terrain; the snapshot
+    /// carries its hash). Refused when larger than [`MAX_SNAPSHOT_BYTES`], which could not be
+    /// read back.
+    pub fn snapshot_as(&self, format: SnapshotFormat) -> Result<Vec<u8>, RunError> {
+        let mut out = format!("{SNAPSHOT_HEADER}{}\n", self.tick).into_bytes();
+        let world = self
+            .world
+            .save_state(format)
+            .map_err(|e| RunError::Snapshot(e.to_string()))?;
+        out.extend_from_slice(&world);
+        if out.len() as u64 > MAX_SNAPSHOT_BYTES {
+            return Err(RunError::Snapshot(format!(
+                "the snapshot would be {} bytes; at most {MAX_SNAPSHOT_BYTES} can be read back",
+                out.len()
+            )));
         }
-        self.world = world;
-        self.tick = tick;
+        Ok(out)
+    }
+
+    /// Replaces the world with a snapshot of a run of the same scenario (either format, or a
+    /// whole-world RON snapshot of the first version), and continues from its tick. Metrics
+    /// start over from the restored state. A snapshot made on another map, of other units, or
+    /// holding anything the world refuses is refused and the run is left as it was.
+    pub fn restore(&mut self, data: impl AsRef<[u8]>) -> Result<(), RunError> {
+        let data = data.as_ref();
+        let bad = |m: &str| RunError::Snapshot(m.to_owned());
+        let at = data
+            .iter()
+            .position(|&b| b == b'\n')
+            .ok_or_else(|| bad("not a cohort run snapshot (no header line)"))?;
+        let (header, body) = (&data[..at], &data[at + 1..]);
+        let header = std::str::from_utf8(header).map_err(|_| bad("not a cohort run snapshot"))?;
+        let tick =
+            |prefix: &str| -> Option<u64> { header.strip_prefix(prefix)?.trim().parse().ok() };
+        let world_err = |e: cohort_formation::WorldError| RunError::Snapshot(e.to_string());
+        let foreign = |w: &World| w.units().any(|(id, _)| !self.index_of.contains_key(&id));
+        let another = "the snapshot is of another scenario (its units are not this one's)";
+        if let Some(tick) = tick(SNAPSHOT_HEADER) {
+            // Loaded in place (the terrain stays); put back if its units are not ours.
+            let before = self
+                .world
+                .save_state(SnapshotFormat::Binary)
+                .map_err(world_err)?;
+            self.world.load_state(body).map_err(world_err)?;
+            if foreign(&self.world) {
+                self.world.load_state(&before).map_err(world_err)?;
+                return Err(bad(another));
+            }
+            self.tick = tick;
+        } else if let Some(tick) = tick(SNAPSHOT_HEADER_V1) {
+            let text = std::str::from_utf8(body).map_err(|_| bad("the snapshot is not text"))?;
+            let world = World::from_snapshot(text).map_err(world_err)?;
+            if world.terrain_hash() != self.world.terrain_hash() {
+                return Err(bad("the snapshot was made on another map"));
+            }
+            if foreign(&world) {
+                return Err(bad(another));
+            }
+            self.world = world;
+            self.tick = tick;
+        } else {
+            return Err(bad("not a cohort run snapshot"));
+        }
+        self.hashes.clear();
         self.metrics = Metrics::new(self.metrics.shapes().clone(), self.dt);
         self.sample();
         let samples = std::mem::take(&mut self.samples);
         self.metrics.start(&samples);
         self.samples = samples;
         Ok(())
+    }
+}
+
+/// Reads a run snapshot file of at most [`MAX_SNAPSHOT_BYTES`]; errors name the path.
+pub fn read_snapshot(path: &std::path::Path) -> Result<Vec<u8>, RunError> {
+    let err = |m: String| RunError::Snapshot(format!("{}: {m}", path.display()));
+    let len = std::fs::metadata(path)
+        .map_err(|e| err(e.to_string()))?
+        .len();
+    if len > MAX_SNAPSHOT_BYTES {
+        return Err(err(format!(
+            "file is {len} bytes; the limit is {MAX_SNAPSHOT_BYTES}"
+        )));
+    }
+    std::fs::read(path).map_err(|e| err(e.to_string()))
+}
+
+/// The format a snapshot is written in at `path`: RON for a `.ron` extension (any case),
+/// binary otherwise. Reading looks at the content instead, so either file loads whatever
+/// its name.
+pub fn snapshot_format_for(path: &std::path::Path) -> SnapshotFormat {
+    match path.extension() {
+        Some(e) if e.eq_ignore_ascii_case("ron") => SnapshotFormat::Ron,
+        _ => SnapshotFormat::Binary,
     }
 }

@@ -49,10 +49,13 @@ fn run_json_prints_one_object_with_the_issue_keys_and_no_progress_bar() {
         "max_turn_rate",
         "non_finite",
         "state_hash",
+        "hashes",
     ] {
         assert!(o.contains_key(key), "missing {key}");
     }
-    assert_eq!(o.len(), 14);
+    assert_eq!(o.len(), 15);
+    // Without --hash-every the list is empty.
+    assert_eq!(v["hashes"].as_array().map(Vec::len), Some(0));
     assert_eq!(v["ticks"], 60);
     assert_eq!(v["units"], 12);
     assert!(text(&out.stderr).is_empty(), "{}", text(&out.stderr));

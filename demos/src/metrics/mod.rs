@@ -15,7 +15,7 @@
 pub(crate) mod pairs;
 mod report;
 
-pub use report::Report;
+pub use report::{Report, TickHash};
 
 use cohort_steering::ops;
 use glam::Vec2;
@@ -257,6 +257,7 @@ impl Metrics {
             max_turn_rate: f64::from(self.max_turn_rate),
             non_finite: self.non_finite,
             state_hash: format!("{state_hash:016x}"),
+            hashes: Vec::new(),
         }
     }
 

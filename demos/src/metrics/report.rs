@@ -35,6 +35,27 @@ pub struct Report {
     pub non_finite: u64,
     /// Hash of the final world state, 16 hex digits.
     pub state_hash: String,
+    /// The state hash every N ticks (`cohort run --hash-every N`; empty without it).
+    pub hashes: Vec<TickHash>,
+}
+
+/// The world's state hash after a tick.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TickHash {
+    /// Ticks run when it was taken.
+    pub tick: u64,
+    /// [`cohort_formation::World::state_hash`], 16 hex digits.
+    pub hash: String,
+}
+
+impl TickHash {
+    /// The hash `hash` taken after tick `tick`.
+    pub fn new(tick: u64, hash: u64) -> Self {
+        Self {
+            tick,
+            hash: format!("{hash:016x}"),
+        }
+    }
 }
 
 impl Report {
@@ -73,6 +94,9 @@ impl fmt::Display for Report {
         for (name, value) in rows {
             writeln!(f, "{name:<18} {value}")?;
         }
+        for h in &self.hashes {
+            writeln!(f, "{:<18} {}", format!("hash at {}", h.tick), h.hash)?;
+        }
         Ok(())
     }
 }
@@ -98,6 +122,7 @@ mod tests {
             max_turn_rate: 1.0,
             non_finite: 0,
             state_hash: format!("{:016x}", 0xabcu64),
+            hashes: vec![TickHash::new(5, 0xdef)],
         };
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
         let keys: Vec<_> = v.as_object().unwrap().keys().cloned().collect();
@@ -116,11 +141,15 @@ mod tests {
             "max_turn_rate",
             "non_finite",
             "state_hash",
+            "hashes",
         ];
         expected.sort_unstable();
         assert_eq!(keys, expected);
         assert!(v["time_to_arrive"].is_null());
         assert_eq!(v["state_hash"], "0000000000000abc");
+        assert_eq!(v["hashes"][0]["tick"], 5);
+        assert_eq!(v["hashes"][0]["hash"], "0000000000000def");
+        assert!(r.to_string().contains("hash at 5"));
         assert!(r.to_string().contains("arrived            2 / 2"));
     }
 }

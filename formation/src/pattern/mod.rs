@@ -222,9 +222,16 @@ impl Pattern {
 
 /// A checked [`Pattern`], ready to lay out. Serializes as the pattern it wraps and validates
 /// again when deserialized.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Pattern", into = "Pattern")]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "Pattern")]
 pub struct ValidPattern(Pattern);
+
+impl Serialize for ValidPattern {
+    /// As the wrapped [`Pattern`], by reference (hashing a world's state must not clone it).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
 
 impl TryFrom<Pattern> for ValidPattern {
     type Error = PatternError;

@@ -213,9 +213,16 @@ fn check_play(play: &Play, pf: &str) -> Result<(), TacticsError> {
 }
 
 /// A checked [`Playbook`]. Serializes as the playbook and validates again when deserialized.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(try_from = "Playbook", into = "Playbook")]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(try_from = "Playbook")]
 pub struct ValidPlaybook(Playbook);
+
+impl Serialize for ValidPlaybook {
+    /// As the wrapped [`Playbook`], by reference (hashing a world's state must not clone it).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
 
 impl TryFrom<Playbook> for ValidPlaybook {
     type Error = TacticsError;

@@ -241,11 +241,23 @@ impl World {
 
     /// Queues `order` for `formation`; it takes effect at the start of the next tick.
     pub fn order(&mut self, formation: FormationId, order: Order) -> Result<(), WorldError> {
+        self.check_order(formation, &order)?;
+        self.pending.push((formation, order));
+        Ok(())
+    }
+
+    /// What [`World::order`] checks: the formation exists and the order's values are valid
+    /// (also checked of the pending orders of a loaded snapshot).
+    pub(super) fn check_order(
+        &self,
+        formation: FormationId,
+        order: &Order,
+    ) -> Result<(), WorldError> {
         if !self.formations.contains_key(formation) {
             return Err(WorldError::NoSuchFormation(formation));
         }
-        self.check_tactical_order(&order)?;
-        if let Order::MoveTo { goal, facing, .. } = &order {
+        self.check_tactical_order(order)?;
+        if let Order::MoveTo { goal, facing, .. } = order {
             if !goal.is_finite() || facing.is_some_and(|f| !f.is_finite()) {
                 return Err(WorldError::Invalid {
                     what: "move order",
@@ -254,7 +266,7 @@ impl World {
             }
         }
         // A bad pattern is refused here, with its reason, rather than ignored when applied.
-        let pattern = match &order {
+        let pattern = match order {
             Order::MoveTo {
                 pattern: Some(p), ..
             }
@@ -271,11 +283,11 @@ impl World {
             points,
             facing,
             at_slowest,
-        } = &order
+        } = order
         {
             self.form_along_move(formation, points, *facing, *at_slowest)?;
         }
-        if let Order::Face(f) = &order {
+        if let Order::Face(f) = order {
             if !f.is_finite() || f.length_squared() == 0.0 {
                 return Err(WorldError::Invalid {
                     what: "face order",
@@ -283,7 +295,6 @@ impl World {
                 });
             }
         }
-        self.pending.push((formation, order));
         Ok(())
     }
 

@@ -60,8 +60,11 @@ where
         what: "snapshot",
         why,
     };
-    let text = ron::to_string(&*map).map_err(|e| bad(e.to_string()))?;
-    let mut slots: Vec<SerdeSlot<V>> = ron::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    // Through postcard (compact and fast; 10,000 units take a few milliseconds where RON
+    // text took hundreds).
+    let bytes = postcard::to_stdvec(&*map).map_err(|e| bad(e.to_string()))?;
+    let mut slots: Vec<SerdeSlot<V>> =
+        postcard::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
     let mut vacant = Vec::new();
     for (i, s) in slots.iter_mut().enumerate().skip(1) {
         if s.value.is_none() {
@@ -81,8 +84,9 @@ where
             "the free-slot order names a slot that is not free".into()
         ));
     }
-    let text = ron::to_string(&slots).map_err(|e| bad(e.to_string()))?;
-    let mut rebuilt: SlotMap<K, V> = ron::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let bytes = postcard::to_stdvec(&slots).map_err(|e| bad(e.to_string()))?;
+    let mut rebuilt: SlotMap<K, V> =
+        postcard::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
     let mut taken: Vec<K> = (0..vacant.len())
         .map(|_| rebuilt.insert(filler()))
         .collect();

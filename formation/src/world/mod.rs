@@ -36,10 +36,14 @@ mod overwatch;
 mod scratch;
 mod separation;
 mod snapshot;
+mod stable_hash;
+mod state;
 mod tactics;
 mod terrain;
 mod unit_store;
 mod units;
+mod validate;
+mod walk;
 
 use cohort_pathing::{Map, NavGraph};
 use cohort_steering::{Body, SimRng, locomotion::HeadingSmoother};
@@ -55,8 +59,11 @@ pub use api::MAX_PENETRATION_ITERATIONS;
 pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
+pub use stable_hash::StableHasher;
+pub use state::{BINARY_MAGIC, STATE_FORMAT_VERSION, SnapshotFormat};
 pub use terrain::Terrain;
 pub use unit_store::{UnitMut, UnitRef};
+pub use validate::MAX_FORMATION_DEPTH;
 
 /// Most units a world accepts (a guard against absurd inputs exhausting memory).
 pub const MAX_UNITS: usize = 1 << 20;

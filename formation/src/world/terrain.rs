@@ -69,6 +69,9 @@ pub struct Terrain {
     graph: NavGraph,
     #[serde(skip)]
     cache: GeometryIndex,
+    /// [`Terrain::hash`], computed when the terrain is built or loaded.
+    #[serde(skip)]
+    hash: u64,
 }
 
 impl Terrain {
@@ -92,14 +95,42 @@ impl Terrain {
             map,
             graph,
             cache: GeometryIndex::default(),
+            hash: 0,
         };
         t.rebuild_caches();
         Ok(t)
     }
 
-    /// Rebuilds the caches (after deserializing).
+    /// A one-metre empty terrain, cheap to build: what a world being loaded stands on until
+    /// its state is checked and it takes the real terrain over.
+    pub(super) fn stand_in() -> Result<Self, WorldError> {
+        Self::new(Map {
+            min: Vec2::ZERO,
+            max: Vec2::ONE,
+            ..Map::default()
+        })
+    }
+
+    /// Rebuilds the caches and the hash (after deserializing).
     pub fn rebuild_caches(&mut self) {
         self.cache = GeometryIndex::build(self.map.map());
+        self.hash = self.compute_hash();
+    }
+
+    /// A 64-bit hash of the map and the navigation graph (the bits of every number, see
+    /// `world/stable_hash.rs`): equal on every platform for the same terrain. Computed once
+    /// when the terrain is built, loaded or given a new graph; snapshots carry it so that a
+    /// state saved on one map is not restored onto another.
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut h = super::stable_hash::StableHasher::new();
+        // The hasher accepts every number: a walk can only stop on a type that cannot be
+        // serialized, and the map and graph have none.
+        let _ = super::walk::walk(&(&self.map, &self.graph), &mut h);
+        h.finish()
     }
 
     /// The authored map.
@@ -120,6 +151,7 @@ impl Terrain {
     /// Replaces the navigation graph.
     pub fn set_navgraph(&mut self, graph: NavGraph) {
         self.graph = graph;
+        self.hash = self.compute_hash();
     }
 
     /// World bounds.

@@ -1,0 +1,243 @@
+//! A world's state apart from its terrain: what [`World::state_hash`] covers and what state
+//! snapshots ([`World::save_state`], binary or RON) carry.
+//!
+//! The terrain (map and navigation graph) does not change as the world steps, and on a large
+//! map it is most of a world's bytes (a 10 km map's navigation graph is over 100 MB of RON),
+//! so it is hashed once ([`World::terrain_hash`]) and a state snapshot carries that hash in
+//! its place: it is restored onto a world built on the same map, and refused on another.
+//!
+//! [`World::state`] lists the world's fields by destructuring it whole, so a field added to
+//! [`World`] does not compile until it is either put in the state or said not to be.
+
+use cohort_steering::SimRng;
+use serde::{Deserialize, Serialize};
+use slotmap::SlotMap;
+
+use super::free_order::FreeOrder;
+use super::stable_hash::StableHasher;
+use super::unit_store::UnitStore;
+use super::walk::walk;
+use super::{World, WorldSettings};
+use crate::error::WorldError;
+use crate::formation::Formation;
+use crate::ids::FormationId;
+use crate::order::Order;
+use crate::tactics::Tactic;
+
+/// First bytes of a binary state snapshot.
+pub const BINARY_MAGIC: &[u8; 8] = b"COHORTws";
+
+/// Version of the binary and RON state snapshot layouts (after the magic, little-endian).
+pub const STATE_FORMAT_VERSION: u32 = 1;
+
+/// How a state snapshot is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SnapshotFormat {
+    /// RON text, for people (floats in shortest round-trip form, restored bit for bit).
+    Ron,
+    /// Compact binary (postcard): [`BINARY_MAGIC`], the version as a little-endian `u32`, then
+    /// the state.
+    Binary,
+}
+
+/// Everything of a world that evolves, borrowed.
+#[derive(Serialize)]
+pub(super) struct StateRef<'a> {
+    units: &'a UnitStore,
+    formations: &'a SlotMap<FormationId, Formation>,
+    rng: &'a SimRng,
+    tick: u64,
+    settings: &'a WorldSettings,
+    pending: &'a [(FormationId, Order)],
+    unit_free: &'a FreeOrder,
+    formation_free: &'a FreeOrder,
+    tactics: &'a [(FormationId, Tactic)],
+}
+
+/// Everything of a world that evolves, owned (as loaded).
+#[derive(Deserialize)]
+struct StateOwned {
+    units: UnitStore,
+    formations: SlotMap<FormationId, Formation>,
+    rng: SimRng,
+    tick: u64,
+    settings: WorldSettings,
+    pending: Vec<(FormationId, Order)>,
+    unit_free: FreeOrder,
+    formation_free: FreeOrder,
+    tactics: Vec<(FormationId, Tactic)>,
+}
+
+/// A state snapshot: the terrain it was taken on, by hash, and the state.
+#[derive(Serialize, Deserialize)]
+struct Saved<S> {
+    terrain_hash: u64,
+    state: S,
+}
+
+fn invalid(why: String) -> WorldError {
+    WorldError::Invalid {
+        what: "snapshot",
+        why,
+    }
+}
+
+impl World {
+    /// The world's evolving state, borrowed.
+    pub(super) fn state(&self) -> StateRef<'_> {
+        // Whole: a new field must be placed on one side or the other.
+        let World {
+            units,
+            formations,
+            terrain: _,
+            rng,
+            tick,
+            settings,
+            pending,
+            unit_free,
+            formation_free,
+            tactics,
+            jump_events: _,
+            formation_nav: _,
+            scratch: _,
+        } = self;
+        StateRef {
+            units,
+            formations,
+            rng,
+            tick: *tick,
+            settings,
+            pending,
+            unit_free,
+            formation_free,
+            tactics,
+        }
+    }
+
+    /// A 64-bit hash of everything that evolves (units, formations, pending orders, tactics,
+    /// random generator, tick, settings) and of the terrain ([`World::terrain_hash`]): equal
+    /// hashes mean identical states, bit for bit, on the same map. Computed over the bits of
+    /// the values as they serialize (see `world/walk.rs`), the same on every platform;
+    /// allocates nothing.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = StableHasher::new();
+        h.write_u64(self.terrain.hash());
+        // The hasher accepts every number; nothing in the state fails to serialize.
+        let _ = walk(&self.state(), &mut h);
+        h.finish()
+    }
+
+    /// A 64-bit hash of the terrain (map and navigation graph), computed when the world is
+    /// built or loaded and when its navigation graph is replaced.
+    pub fn terrain_hash(&self) -> u64 {
+        self.terrain.hash()
+    }
+
+    /// The world's state without its terrain, in `format`, with the terrain's hash (see
+    /// [`World::load_state`]).
+    pub fn save_state(&self, format: SnapshotFormat) -> Result<Vec<u8>, WorldError> {
+        let saved = Saved {
+            terrain_hash: self.terrain_hash(),
+            state: self.state(),
+        };
+        match format {
+            SnapshotFormat::Ron => ron::to_string(&saved)
+                .map(String::into_bytes)
+                .map_err(|e| invalid(e.to_string())),
+            SnapshotFormat::Binary => {
+                let mut out = Vec::with_capacity(64 + 160 * self.units.len());
+                out.extend_from_slice(BINARY_MAGIC);
+                out.extend_from_slice(&STATE_FORMAT_VERSION.to_le_bytes());
+                postcard::to_extend(&saved, out).map_err(|e| invalid(e.to_string()))
+            }
+        }
+    }
+
+    /// The world's state as a compact binary snapshot: [`World::save_state`] in
+    /// [`SnapshotFormat::Binary`].
+    pub fn to_binary_snapshot(&self) -> Result<Vec<u8>, WorldError> {
+        self.save_state(SnapshotFormat::Binary)
+    }
+
+    /// A world on `map` (its navigation graph built as [`World::new`] builds it) in the state
+    /// of a binary snapshot taken on the same map.
+    pub fn from_binary_snapshot(
+        bytes: &[u8],
+        map: cohort_pathing::Map,
+    ) -> Result<Self, WorldError> {
+        let mut world = World::new(map, WorldSettings::default(), 0)?;
+        world.load_state(bytes)?;
+        Ok(world)
+    }
+
+    /// Replaces this world's state with a state snapshot's (binary when it starts with
+    /// [`BINARY_MAGIC`], else RON text), keeping the terrain. Refused, leaving the world as it
+    /// was, when the snapshot was taken on another terrain, cannot be read, or holds anything
+    /// the world's API would refuse (see `World::from_snapshot` and `docs/robustness.md`).
+    pub fn load_state(&mut self, bytes: &[u8]) -> Result<(), WorldError> {
+        let saved: Saved<StateOwned> = if let Some(rest) = bytes.strip_prefix(BINARY_MAGIC) {
+            let (version, body) = rest
+                .split_first_chunk::<4>()
+                .ok_or_else(|| invalid("the binary snapshot ends in its header".into()))?;
+            let version = u32::from_le_bytes(*version);
+            if version != STATE_FORMAT_VERSION {
+                return Err(invalid(format!(
+                    "binary snapshot version {version}; this build reads version \
+                     {STATE_FORMAT_VERSION}"
+                )));
+            }
+            let (saved, left) =
+                postcard::take_from_bytes(body).map_err(|e| invalid(e.to_string()))?;
+            if !left.is_empty() {
+                return Err(invalid(format!(
+                    "{} bytes after the end of the binary snapshot",
+                    left.len()
+                )));
+            }
+            saved
+        } else {
+            let text = std::str::from_utf8(bytes)
+                .map_err(|_| invalid("neither a binary snapshot nor RON text".into()))?;
+            ron::from_str(text).map_err(|e| invalid(e.to_string()))?
+        };
+        if saved.terrain_hash != self.terrain_hash() {
+            return Err(invalid(format!(
+                "it was made on another map (its terrain hash is {:016x}, this world's is \
+                 {:016x})",
+                saved.terrain_hash,
+                self.terrain_hash()
+            )));
+        }
+        let StateOwned {
+            units,
+            formations,
+            rng,
+            tick,
+            settings,
+            pending,
+            unit_free,
+            formation_free,
+            tactics,
+        } = saved.state;
+        // Assembled on a stand-in terrain and checked whole before anything of `self` changes.
+        let mut loaded = World {
+            units,
+            formations,
+            terrain: super::Terrain::stand_in()?,
+            rng,
+            tick,
+            settings,
+            pending,
+            unit_free,
+            formation_free,
+            tactics,
+            jump_events: Vec::new(),
+            formation_nav: Default::default(),
+            scratch: Default::default(),
+        };
+        loaded.settle_load()?;
+        std::mem::swap(&mut loaded.terrain, &mut self.terrain);
+        *self = loaded;
+        Ok(())
+    }
+}
