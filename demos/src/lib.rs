@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod check;
 pub mod cli;
+pub mod fuzzing;
 pub mod metrics;
 pub mod render;
 pub mod runner;

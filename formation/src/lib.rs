@@ -8,6 +8,7 @@ pub mod error;
 pub mod formation;
 pub mod ids;
 pub mod order;
+pub mod text_file;
 pub mod pattern;
 pub mod tactics;
 pub mod world;
