@@ -174,8 +174,9 @@ fn snapshot_bytes() {
             r.world().to_snapshot().expect("snapshot").into_bytes()
         })
         .collect();
-    let n = run("snapshot_bytes", fuzzing::snapshot_bytes, &seeds, 100);
-    assert!(n > 200, "{n}");
+    // Restoring a snapshot rebuilds the world's caches: the slowest target per input.
+    let n = run("snapshot_bytes", fuzzing::snapshot_bytes, &seeds, 40);
+    assert!(n > 80, "{n}");
 }
 
 #[test]

@@ -74,7 +74,7 @@ fn a_spacing_below_the_range_is_refused_by_field() {
 
 #[test]
 fn bad_wall_normals_are_refused() {
-    for normal in ["(NaN, 0.0)", "(inf, 0.0)", "(0.0, 0.0)", "(1.0, 0.0)"] {
+    for normal in ["(NaN, 0.0)", "(inf, 0.0)", "(0.0, 0.0)", "(0.0, 1.0)", "(3.0, 0.0)"] {
         let text = scenario("(20.0, 30.0)", "", "").replace(
             "max: (100.0, 60.0)),",
             &format!(
