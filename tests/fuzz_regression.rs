@@ -13,8 +13,22 @@ use cohort_demos::runner::load_runner;
 
 /// Values a number in the text is replaced with.
 const EXTREMES: [&str; 16] = [
-    "3.4e38", "-3.4e38", "-1e38", "1e38", "1e-30", "-1e-30", "NaN", "inf", "-inf", "0", "0.0",
-    "-0.0", "1e6", "1e7", "4294967295", "-1",
+    "3.4e38",
+    "-3.4e38",
+    "-1e38",
+    "1e38",
+    "1e-30",
+    "-1e-30",
+    "NaN",
+    "inf",
+    "-inf",
+    "0",
+    "0.0",
+    "-0.0",
+    "1e6",
+    "1e7",
+    "4294967295",
+    "-1",
 ];
 
 /// A small deterministic generator (xorshift64*).
@@ -69,8 +83,9 @@ fn mutate(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
             if spans.is_empty() {
                 return out;
             }
-            let mut picks: Vec<(usize, usize)> =
-                (0..1 + rng.below(3)).map(|_| spans[rng.below(spans.len())]).collect();
+            let mut picks: Vec<(usize, usize)> = (0..1 + rng.below(3))
+                .map(|_| spans[rng.below(spans.len())])
+                .collect();
             picks.sort_unstable();
             picks.dedup();
             for &(a, b) in picks.iter().rev() {
@@ -126,15 +141,29 @@ fn files(dir: &str) -> Vec<Vec<u8>> {
 }
 
 /// Runs `target` on every seed and `per_seed` mutations of each; returns the input count.
-fn run(name: &str, target: fn(&[u8]) -> Result<(), String>, seeds: &[Vec<u8>], per_seed: usize) -> usize {
+fn run(
+    name: &str,
+    target: fn(&[u8]) -> Result<(), String>,
+    seeds: &[Vec<u8>],
+    per_seed: usize,
+) -> usize {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ name.len() as u64);
     let mut count = 0;
     for seed in seeds {
         for k in 0..=per_seed {
-            let input = if k == 0 { seed.clone() } else { mutate(seed, &mut rng) };
+            let input = if k == 0 {
+                seed.clone()
+            } else {
+                mutate(seed, &mut rng)
+            };
             count += 1;
             let outcome = catch_unwind(AssertUnwindSafe(|| target(&input)));
-            let shown = || String::from_utf8_lossy(&input).chars().take(2000).collect::<String>();
+            let shown = || {
+                String::from_utf8_lossy(&input)
+                    .chars()
+                    .take(2000)
+                    .collect::<String>()
+            };
             match outcome {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => panic!("{name}: {e}\ninput:\n{}", shown()),
@@ -147,19 +176,34 @@ fn run(name: &str, target: fn(&[u8]) -> Result<(), String>, seeds: &[Vec<u8>], p
 
 #[test]
 fn scenario_texts() {
-    let n = run("scenario_text", fuzzing::scenario_text, &files("scenarios"), 120);
+    let n = run(
+        "scenario_text",
+        fuzzing::scenario_text,
+        &files("scenarios"),
+        120,
+    );
     assert!(n > 1000, "{n}");
 }
 
 #[test]
 fn pattern_texts() {
-    let n = run("pattern_text", fuzzing::pattern_text, &files("patterns"), 90);
+    let n = run(
+        "pattern_text",
+        fuzzing::pattern_text,
+        &files("patterns"),
+        90,
+    );
     assert!(n > 1000, "{n}");
 }
 
 #[test]
 fn playbook_texts() {
-    let n = run("playbook_text", fuzzing::playbook_text, &files("playbooks"), 300);
+    let n = run(
+        "playbook_text",
+        fuzzing::playbook_text,
+        &files("playbooks"),
+        300,
+    );
     assert!(n > 600, "{n}");
 }
 

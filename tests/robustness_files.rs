@@ -17,7 +17,10 @@ fn project(name: &str) -> PathBuf {
     for sub in ["scenarios", "playbooks", "patterns"] {
         std::fs::create_dir_all(root.join(sub)).unwrap();
     }
-    for (sub, file) in [("playbooks", "fire_team_drill.ron"), ("patterns", "wedge.ron")] {
+    for (sub, file) in [
+        ("playbooks", "fire_team_drill.ron"),
+        ("patterns", "wedge.ron"),
+    ] {
         std::fs::copy(repo.join(sub).join(file), root.join(sub).join(file)).unwrap();
     }
     root.join("scenarios")
@@ -94,7 +97,10 @@ fn devices_and_fifos_are_refused_without_being_read() {
         let p = write(
             &dir,
             &format!("{name}.ron"),
-            &scenario(&format!(r#"RunPlay(playbook: "{target}", play: "x")"#), "Kind(Line)"),
+            &scenario(
+                &format!(r#"RunPlay(playbook: "{target}", play: "x")"#),
+                "Kind(Line)",
+            ),
         );
         let e = error(&p);
         assert!(e.contains("timeline[0].order.playbook"), "{e}");
@@ -125,7 +131,10 @@ fn a_playbook_that_is_not_ron_is_reported_by_position_without_its_text() {
     let p = write(
         &dir,
         "s.ron",
-        &scenario(r#"RunPlay(playbook: "secret.ron", play: "x")"#, "Kind(Line)"),
+        &scenario(
+            r#"RunPlay(playbook: "secret.ron", play: "x")"#,
+            "Kind(Line)",
+        ),
     );
     let e = error(&p);
     assert!(e.contains("secret.ron:1:"), "{e}");
@@ -138,7 +147,10 @@ fn check_and_run_agree_on_a_drawn_line() {
     let p = write(
         &dir,
         "line.ron",
-        &scenario("FormAlong(points: [(-100000.0, 0.0), (100000.0, 0.0)])", "Kind(Line)"),
+        &scenario(
+            "FormAlong(points: [(-100000.0, 0.0), (100000.0, 0.0)])",
+            "Kind(Line)",
+        ),
     );
     let e = check_file(&p).unwrap_err();
     assert!(e.contains("timeline[0].order.points"), "{e}");

@@ -74,7 +74,13 @@ fn a_spacing_below_the_range_is_refused_by_field() {
 
 #[test]
 fn bad_wall_normals_are_refused() {
-    for normal in ["(NaN, 0.0)", "(inf, 0.0)", "(0.0, 0.0)", "(0.0, 1.0)", "(3.0, 0.0)"] {
+    for normal in [
+        "(NaN, 0.0)",
+        "(inf, 0.0)",
+        "(0.0, 0.0)",
+        "(0.0, 1.0)",
+        "(3.0, 0.0)",
+    ] {
         let text = scenario("(20.0, 30.0)", "", "").replace(
             "max: (100.0, 60.0)),",
             &format!(
@@ -97,7 +103,11 @@ fn bad_wall_normals_are_refused() {
 fn map_bounds_beyond_the_range_are_refused() {
     let map = Map::with_bounds(Vec2::new(-3.4e38, 0.0), Vec2::splat(10.0));
     assert!(map.check().is_err());
-    assert!(Map::with_bounds(Vec2::splat(-1e6), Vec2::splat(1e6)).check().is_ok());
+    assert!(
+        Map::with_bounds(Vec2::splat(-1e6), Vec2::splat(1e6))
+            .check()
+            .is_ok()
+    );
 }
 
 /// The library refuses what the scenario validator refuses: a game gets the same protection.
@@ -113,8 +123,13 @@ fn the_world_refuses_extreme_orders_and_bodies() {
         .create_formation(FormationSpec::default(), None, Vec2::splat(50.0), Vec2::X)
         .unwrap();
     assert!(
-        w.create_formation(FormationSpec::default(), None, Vec2::new(15.0, -1e38), Vec2::X)
-            .is_err()
+        w.create_formation(
+            FormationSpec::default(),
+            None,
+            Vec2::new(15.0, -1e38),
+            Vec2::X
+        )
+        .is_err()
     );
     let far = Vec2::new(-3.4e38, 0.0);
     assert!(w.order(f, Order::move_to(far)).is_err());

@@ -62,7 +62,10 @@ pub fn check_report(report: &Report) -> Result<(), String> {
         }
     }
     if report.non_finite > 0 {
-        return Err(format!("non_finite values in the run: {}", report.to_json()));
+        return Err(format!(
+            "non_finite values in the run: {}",
+            report.to_json()
+        ));
     }
     Ok(())
 }
@@ -79,7 +82,9 @@ fn check_scenario_error(e: &ScenarioError) -> Result<(), String> {
     if named && e.to_string().starts_with(FUZZ_ORIGIN) {
         Ok(())
     } else {
-        Err(format!("an error that names no file, field or position: {e}"))
+        Err(format!(
+            "an error that names no file, field or position: {e}"
+        ))
     }
 }
 
@@ -90,10 +95,17 @@ fn small_enough(s: &Scenario) -> bool {
             .iter()
             .fold(u64::from(n.units), |a, c| a.saturating_add(units(c)))
     }
-    let total = s.formations.iter().fold(0u64, |a, n| a.saturating_add(units(n)));
+    let total = s
+        .formations
+        .iter()
+        .fold(0u64, |a, n| a.saturating_add(units(n)));
     let side = (s.map.max - s.map.min).max_element();
     let points: usize = s.map.polygons.iter().map(|p| p.points.len()).sum::<usize>()
-        + s.map.gaps.iter().map(|g| g.polygon().points.len()).sum::<usize>();
+        + s.map
+            .gaps
+            .iter()
+            .map(|g| g.polygon().points.len())
+            .sum::<usize>();
     total <= RUN_UNITS && side <= RUN_MAP_SIDE && points <= RUN_POLYGON_POINTS
 }
 
@@ -151,7 +163,10 @@ pub fn pattern_text(data: &[u8]) -> Result<(), String> {
     let mut slots = Vec::new();
     for n in [1, 7, 300] {
         valid.layout(n, &mut slots);
-        if slots.iter().any(|s| !s.offset.is_finite() || !s.facing.is_finite()) {
+        if slots
+            .iter()
+            .any(|s| !s.offset.is_finite() || !s.facing.is_finite())
+        {
             return Err(format!("a non-finite slot laying out {n} members"));
         }
     }
@@ -167,8 +182,14 @@ fn small_world(n: usize) -> Result<(World, cohort_formation::FormationId), Strin
         .map_err(|e| e.to_string())?;
     for i in 0..n {
         let p = Vec2::new(45.0 + i as f32, 50.0);
-        let u = w.add_unit(Body { position: p, ..Body::default() }).map_err(|e| e.to_string())?;
-        w.add_member(f, Member::Unit(u)).map_err(|e| e.to_string())?;
+        let u = w
+            .add_unit(Body {
+                position: p,
+                ..Body::default()
+            })
+            .map_err(|e| e.to_string())?;
+        w.add_member(f, Member::Unit(u))
+            .map_err(|e| e.to_string())?;
     }
     Ok((w, f))
 }
@@ -196,7 +217,11 @@ pub fn playbook_text(data: &[u8]) -> Result<(), String> {
     let Some(play) = book.playbook().plays.first() else {
         return Ok(());
     };
-    let slots = play.phases.first().map_or(1, |p| p.slots.len()).clamp(1, 16);
+    let slots = play
+        .phases
+        .first()
+        .map_or(1, |p| p.slots.len())
+        .clamp(1, 16);
     let name = play.name.clone();
     let (mut w, f) = small_world(slots)?;
     let order = Order::RunPlay {
@@ -233,8 +258,30 @@ pub fn snapshot_bytes(data: &[u8]) -> Result<(), String> {
 /// Values the API-call target draws most numbers from: ordinary ones, edges of the documented
 /// ranges and hostile ones.
 const INTERESTING: [f32; 24] = [
-    0.0, 1.0, 0.5, 3.0, 50.0, 20.0, 80.0, -1.0, 1e-30, 3.4e38, -3.4e38, f32::NAN, f32::INFINITY,
-    f32::NEG_INFINITY, 1e6, -1e6, 1e-6, 1e4, 99.0, 0.05, 1e-4, -0.0, 1e38, 2.0,
+    0.0,
+    1.0,
+    0.5,
+    3.0,
+    50.0,
+    20.0,
+    80.0,
+    -1.0,
+    1e-30,
+    3.4e38,
+    -3.4e38,
+    f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    1e6,
+    -1e6,
+    1e-6,
+    1e4,
+    99.0,
+    0.05,
+    1e-4,
+    -0.0,
+    1e38,
+    2.0,
 ];
 
 /// Reads little-endian values off the front of a byte slice (zeros once it runs out).

@@ -8,9 +8,9 @@ pub mod error;
 pub mod formation;
 pub mod ids;
 pub mod order;
-pub mod text_file;
 pub mod pattern;
 pub mod tactics;
+pub mod text_file;
 pub mod world;
 
 pub use anchor::{AnchorMode, AnchorPoint};

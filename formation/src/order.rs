@@ -132,12 +132,16 @@ pub const MAX_FORM_ALONG_SPAN: f32 = crate::pattern::MAX_EXTENT * 0.5;
 /// `MAX_POLYLINE_POINTS` points spanning at most [`MAX_FORM_ALONG_SPAN`].
 pub fn check_order(order: &Order) -> Result<(), OrderRefusal> {
     use cohort_steering::limits::{check_coord, check_direction};
-    let refuse = |field: &'static str| move |e: cohort_steering::SteeringError| OrderRefusal {
-        field,
-        why: e.to_string(),
+    let refuse = |field: &'static str| {
+        move |e: cohort_steering::SteeringError| OrderRefusal {
+            field,
+            why: e.to_string(),
+        }
     };
     let facing_ok = |facing: &Option<Vec2>| match facing {
-        Some(f) => check_direction("facing", *f).map(|_| ()).map_err(refuse("facing")),
+        Some(f) => check_direction("facing", *f)
+            .map(|_| ())
+            .map_err(refuse("facing")),
         None => Ok(()),
     };
     match order {

@@ -116,9 +116,11 @@ impl From<SteeringError> for PathingError {
             SteeringError::NonFinite { what, value } => Self::NonFinite { what, value },
             SteeringError::NotPositive { what, value } => Self::NotPositive { what, value },
             // The steering crate's "not negative" check reports [0, inf).
-            SteeringError::OutOfRange { what, range, value } if range == "[0, inf)" => {
-                Self::Negative { what, value }
-            }
+            SteeringError::OutOfRange {
+                what,
+                range: "[0, inf)",
+                value,
+            } => Self::Negative { what, value },
             SteeringError::OutOfRange { what, range, value } => {
                 Self::OutOfRange { what, range, value }
             }

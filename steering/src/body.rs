@@ -100,8 +100,20 @@ impl Body {
         }
         check_in_range("radius", self.radius, MIN_RADIUS, MAX_RADIUS, "[1e-4, 1e4]")?;
         check_in_range("mass", self.mass, MIN_MASS, MAX_MASS, "[1e-6, 1e6]")?;
-        check_in_range("max_speed", self.max_speed, MIN_SPEED, MAX_SPEED, "[1e-6, 1e4]")?;
-        check_in_range("max_force", self.max_force, MIN_FORCE, MAX_FORCE, "[1e-6, 1e6]")?;
+        check_in_range(
+            "max_speed",
+            self.max_speed,
+            MIN_SPEED,
+            MAX_SPEED,
+            "[1e-6, 1e4]",
+        )?;
+        check_in_range(
+            "max_force",
+            self.max_force,
+            MIN_FORCE,
+            MAX_FORCE,
+            "[1e-6, 1e6]",
+        )?;
         check_in_range(
             "max_turn_rate",
             self.max_turn_rate,

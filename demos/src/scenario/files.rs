@@ -33,7 +33,11 @@ impl AssetRoots {
     /// `assets` if given. Directories that do not exist are left out.
     pub fn for_scenario(scenario: &Path, assets: Option<&Path>) -> Self {
         let dir = directory_of(scenario);
-        let mut candidates = vec![dir.clone(), dir.join("../patterns"), dir.join("../playbooks")];
+        let mut candidates = vec![
+            dir.clone(),
+            dir.join("../patterns"),
+            dir.join("../playbooks"),
+        ];
         candidates.extend(assets.map(Path::to_path_buf));
         let mut roots: Vec<PathBuf> = Vec::new();
         for c in candidates {

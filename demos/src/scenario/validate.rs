@@ -4,15 +4,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use cohort_formation::MAX_PENETRATION_ITERATIONS;
+use cohort_formation::formation::FormationSettings;
 use cohort_formation::order::{Order, check_order};
 use cohort_formation::pattern::Pattern;
-use cohort_formation::tactics::Playbook;
-use cohort_steering::SteeringError;
-use cohort_steering::limits::{MAX_SPEED, check_coord, check_direction};
-use cohort_formation::formation::FormationSettings;
 use cohort_formation::pattern::{MAX_CUSTOM_SLOTS, MAX_EXTENT, MIN_SPACING, ValidPattern};
+use cohort_formation::tactics::Playbook;
 use cohort_formation::tactics::ValidPlaybook;
 use cohort_formation::world::WorldSettings;
+use cohort_steering::SteeringError;
+use cohort_steering::limits::{MAX_SPEED, check_coord, check_direction};
 use glam::Vec2;
 
 use super::files::{AssetRoots, directory_of};

@@ -29,13 +29,12 @@ impl Pattern {
 pub fn load_pattern(path: impl AsRef<Path>) -> Result<ValidPattern, PatternError> {
     let path = path.as_ref();
     let origin = path.display().to_string();
-    let text =
-        crate::text_file::read_text_file(path, crate::text_file::MAX_ASSET_BYTES).map_err(
-            |message| PatternError::Io {
-                origin: origin.clone(),
-                message,
-            },
-        )?;
+    let text = crate::text_file::read_text_file(path, crate::text_file::MAX_ASSET_BYTES).map_err(
+        |message| PatternError::Io {
+            origin: origin.clone(),
+            message,
+        },
+    )?;
     Pattern::from_ron_str(&text, &origin)?
         .validate()
         .map_err(|e| PatternError::InFile {

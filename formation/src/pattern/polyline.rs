@@ -74,7 +74,9 @@ pub fn polyline_layout(
             "points must be finite and within 1e6",
         ));
     }
-    let (lo, hi) = points.iter().fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let (lo, hi) = points
+        .iter()
+        .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
     if (hi - lo).max_element() > MAX_EXTENT * 0.5 {
         return Err(PatternError::BadPolyline("the line spans more than 5e4"));
     }
