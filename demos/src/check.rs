@@ -52,13 +52,37 @@ pub fn detect(path: &Path, text: &str) -> FileKind {
 /// Checks the file at `path`; `Ok` carries a one-line summary, `Err` the message
 /// (`file:line:col: what` for syntax errors, `file: field: what` for values).
 pub fn check_file(path: &Path) -> Result<String, String> {
+    check_file_with_assets(path, None)
+}
+
+/// [`check_file`] also allowing a scenario's pattern and playbook files under `assets`
+/// (`--assets DIR`). A scenario is checked as `cohort run` would run it: validated, built
+/// (the world refuses what validation cannot know, such as a unit placed beyond the
+/// coordinate range by its slot) and every timeline order handed to the built world, so a
+/// file this accepts is not refused by `run` at the start.
+pub fn check_file_with_assets(path: &Path, assets: Option<&Path>) -> Result<String, String> {
     let origin = path.display().to_string();
     let text = read_text(path).map_err(|e| e.to_string())?;
     match detect(path, &text) {
         FileKind::Scenario => {
             let loaded = Scenario::from_ron_str(&text, &origin)
-                .and_then(|s| s.validate(&origin, &crate::scenario::pattern_dirs(path)))
+                .and_then(|s| {
+                    s.validate_in(
+                        &origin,
+                        &crate::scenario::lookup_dirs(path, assets),
+                        &crate::scenario::AssetRoots::for_scenario(path, assets),
+                    )
+                })
                 .map_err(|e| e.to_string())?;
+            let mut built = loaded.build().map_err(|e| e.to_string())?;
+            for ev in &built.timeline.events {
+                if let crate::scenario::TimelineAction::Order(order) = &ev.action {
+                    built
+                        .world
+                        .order(ev.formation, order.clone())
+                        .map_err(|e| format!("{}.order: {e}", ev.source))?;
+                }
+            }
             let s = &loaded.scenario;
             let units: u64 = s.formations.iter().map(count_units).sum();
             Ok(format!(

@@ -49,6 +49,9 @@ pub enum Command {
         /// Record the world's state hash every N ticks (listed under `hashes`).
         #[arg(long, value_name = "N")]
         hash_every: Option<u64>,
+        /// Also read pattern and playbook files from this directory (see docs/robustness.md).
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
     },
     /// Run a scenario and draw the map, trails, units, slots and anchors to a PNG.
     Render {
@@ -63,11 +66,17 @@ pub enum Command {
         /// Image width in pixels.
         #[arg(long, default_value_t = 1200)]
         width: u32,
+        /// Also read pattern and playbook files from this directory (see docs/robustness.md).
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
     },
     /// Validate a scenario, pattern or playbook file.
     Check {
         /// The file.
         file: PathBuf,
+        /// Also read pattern and playbook files from this directory (see docs/robustness.md).
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
     },
     /// Time the standard army (squads in platoons marching over a 1 km map with obstacles).
     Bench {
@@ -176,6 +185,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             snapshot_out,
             snapshot_in,
             hash_every,
+            assets,
         } => {
             if hash_every == Some(0) {
                 return Err(bad("--hash-every must be at least 1"));
@@ -183,7 +193,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             if let Some(path) = &snapshot_out {
                 check_out_path(path)?;
             }
-            let mut runner = prepare(&file, seed, false)?;
+            let mut runner = prepare(&file, seed, false, assets.as_deref())?;
             if let Some(path) = &snapshot_in {
                 let data = crate::runner::read_snapshot(path).map_err(bad)?;
                 runner
@@ -214,6 +224,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             out,
             ticks,
             width,
+            assets,
         } => {
             if width == 0 || width > render::MAX_SIDE {
                 return Err(bad(format!(
@@ -221,7 +232,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                     render::MAX_SIDE
                 )));
             }
-            let mut runner = prepare(&file, None, true)?;
+            let mut runner = prepare(&file, None, true, assets.as_deref())?;
             let n = ticks_to_run(&runner, ticks, false)?;
             advance(&mut runner, n)?;
             let pixmap = render::draw(&runner.scene(), width).map_err(failed)?;
@@ -282,8 +293,9 @@ fn execute(command: Command) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Check { file } => {
-            let summary = crate::check::check_file(&file).map_err(bad)?;
+        Command::Check { file, assets } => {
+            let summary =
+                crate::check::check_file_with_assets(&file, assets.as_deref()).map_err(bad)?;
             println!("{summary}");
             Ok(())
         }
@@ -335,8 +347,13 @@ fn check_out_path(path: &Path) -> Result<(), Failure> {
     Ok(())
 }
 
-fn prepare(file: &Path, seed: Option<u64>, trails: bool) -> Result<Runner, Failure> {
-    crate::runner::load_runner(file, seed, trails).map_err(bad)
+fn prepare(
+    file: &Path,
+    seed: Option<u64>,
+    trails: bool,
+    assets: Option<&Path>,
+) -> Result<Runner, Failure> {
+    crate::runner::load_runner_with_assets(file, seed, trails, assets).map_err(bad)
 }
 
 fn ticks_to_run(runner: &Runner, ticks: Option<u64>, resumed: bool) -> Result<u64, Failure> {

@@ -4,6 +4,7 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod compare;
+pub mod fuzzing;
 pub mod metrics;
 pub mod render;
 pub mod runner;

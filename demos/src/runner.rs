@@ -76,6 +76,16 @@ pub fn load_runner(
     seed: Option<u64>,
     record_trails: bool,
 ) -> Result<Runner, ScenarioError> {
+    load_runner_with_assets(path, seed, record_trails, None)
+}
+
+/// [`load_runner`] also allowing pattern and playbook files under `assets` (`--assets DIR`).
+pub fn load_runner_with_assets(
+    path: &std::path::Path,
+    seed: Option<u64>,
+    record_trails: bool,
+    assets: Option<&std::path::Path>,
+) -> Result<Runner, ScenarioError> {
     let text = crate::scenario::read_text(path)?;
     let origin = path.display().to_string();
     let mut scenario = Scenario::from_ron_str(&text, &origin)?;
@@ -83,7 +93,11 @@ pub fn load_runner(
         scenario.seed = s;
     }
     let built = scenario
-        .validate(&origin, &crate::scenario::pattern_dirs(path))?
+        .validate_in(
+            &origin,
+            &crate::scenario::lookup_dirs(path, assets),
+            &crate::scenario::AssetRoots::for_scenario(path, assets),
+        )?
         .build()?;
     Ok(Runner::new(built, record_trails))
 }
@@ -205,7 +219,7 @@ impl Runner {
                     .order(ev.formation, order.clone())
                     .map_err(|e| RunError::Order {
                         tick: self.tick,
-                        message: e.to_string(),
+                        message: format!("{}.order: {e}", ev.source),
                     })?,
                 TimelineAction::Kill(ids) => {
                     for &id in ids {

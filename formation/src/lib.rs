@@ -10,6 +10,7 @@ pub mod ids;
 pub mod order;
 pub mod pattern;
 pub mod tactics;
+pub mod text_file;
 pub mod world;
 
 pub use anchor::{AnchorMode, AnchorPoint};

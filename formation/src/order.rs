@@ -104,3 +104,121 @@ impl Order {
         }
     }
 }
+
+/// Why [`check_order`] refused an order: the offending field of the order (`goal`, `facing`,
+/// `origin`, `threat`, `points`, `pattern`, `play`, `settings`) and what is wrong with it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderRefusal {
+    /// The field of the order, as spelled in a scenario file.
+    pub field: &'static str,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl core::fmt::Display for OrderRefusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.field, self.why)
+    }
+}
+
+/// Largest extent of a [`Order::FormAlong`] line (the side of its bounding box), metres: the
+/// layout's offsets from the line's centre must stay within [`crate::pattern::MAX_EXTENT`].
+pub const MAX_FORM_ALONG_SPAN: f32 = crate::pattern::MAX_EXTENT * 0.5;
+
+/// The checks of an order that do not depend on the world's state, made by
+/// [`crate::World::order`] and by scenario validation alike: every point within
+/// [`cohort_steering::limits::MAX_COORD`], every direction finite and non-zero, patterns
+/// valid, a play the playbook has, overwatch settings in range, and a drawn line of at most
+/// `MAX_POLYLINE_POINTS` points spanning at most [`MAX_FORM_ALONG_SPAN`].
+pub fn check_order(order: &Order) -> Result<(), OrderRefusal> {
+    use cohort_steering::limits::{check_coord, check_direction};
+    let refuse = |field: &'static str| {
+        move |e: cohort_steering::SteeringError| OrderRefusal {
+            field,
+            why: e.to_string(),
+        }
+    };
+    let facing_ok = |facing: &Option<Vec2>| match facing {
+        Some(f) => check_direction("facing", *f)
+            .map(|_| ())
+            .map_err(refuse("facing")),
+        None => Ok(()),
+    };
+    match order {
+        Order::MoveTo {
+            goal,
+            facing,
+            pattern,
+            ..
+        } => {
+            check_coord("goal", *goal).map_err(refuse("goal"))?;
+            facing_ok(facing)?;
+            if let Some(p) = pattern {
+                p.validate().map_err(|e| OrderRefusal {
+                    field: "pattern",
+                    why: e.to_string(),
+                })?;
+            }
+        }
+        Order::ChangePattern(p) => {
+            p.validate().map_err(|e| OrderRefusal {
+                field: "pattern",
+                why: e.to_string(),
+            })?;
+        }
+        Order::Face(f) => {
+            check_direction("facing", *f).map_err(refuse("facing"))?;
+        }
+        Order::Halt | Order::Cancel => {}
+        Order::RunPlay {
+            playbook,
+            play,
+            origin,
+            facing,
+        } => {
+            playbook.index_of(play).map_err(|e| OrderRefusal {
+                field: "play",
+                why: e.to_string(),
+            })?;
+            if let Some(o) = origin {
+                check_coord("origin", *o).map_err(refuse("origin"))?;
+            }
+            facing_ok(facing)?;
+        }
+        Order::BoundingOverwatch {
+            goal,
+            threat,
+            settings,
+        } => {
+            check_coord("goal", *goal).map_err(refuse("goal"))?;
+            check_coord("threat", *threat).map_err(refuse("threat"))?;
+            settings.check().map_err(|why| OrderRefusal {
+                field: "settings",
+                why,
+            })?;
+        }
+        Order::FormAlong { points, facing, .. } => {
+            facing_ok(facing)?;
+            let max = crate::pattern::polyline::MAX_POLYLINE_POINTS;
+            if points.is_empty() || points.len() > max {
+                return Err(OrderRefusal {
+                    field: "points",
+                    why: format!("{} points; a line has 1 to {max}", points.len()),
+                });
+            }
+            let (mut lo, mut hi) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+            for &p in points {
+                check_coord("point", p).map_err(refuse("points"))?;
+                (lo, hi) = (lo.min(p), hi.max(p));
+            }
+            let span = (hi - lo).max_element();
+            if span > MAX_FORM_ALONG_SPAN {
+                return Err(OrderRefusal {
+                    field: "points",
+                    why: format!("the line spans {span} m; at most {MAX_FORM_ALONG_SPAN}"),
+                });
+            }
+        }
+    }
+    Ok(())
+}

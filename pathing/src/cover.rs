@@ -7,7 +7,9 @@ use cohort_steering::ops;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{PathingError, finite_vec, positive};
+use cohort_steering::limits::MAX_COORD;
+
+use crate::error::{PathingError, coord, finite_vec, length_in, positive};
 use crate::polygon;
 use crate::valid_map::ValidMap;
 
@@ -24,12 +26,18 @@ pub struct CoverPoint {
 impl CoverPoint {
     /// Checks the numbers: a finite position and a finite, non-zero direction.
     pub fn check(&self) -> Result<(), PathingError> {
-        finite_vec("cover position", self.position)?;
+        coord("cover position", self.position)?;
         finite_vec("cover direction", self.protects_from)?;
         positive("cover direction length", self.protects_from.length())?;
         Ok(())
     }
 }
+
+/// Smallest spacing of generated cover points, metres: finer spacing only adds points a
+/// squad cannot tell apart (each segment is also capped at 4,096 points).
+pub const MIN_COVER_SPACING: f32 = 0.1;
+/// Largest offset of generated cover points from a surface, metres.
+pub const MAX_COVER_OFFSET: f32 = 1.0e3;
 
 /// How cover points are generated along obstacles.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -53,8 +61,20 @@ impl Default for CoverGeneration {
 impl CoverGeneration {
     /// Checks the numbers: finite and positive.
     pub fn check(&self) -> Result<(), PathingError> {
-        positive("cover offset", self.offset)?;
-        positive("cover spacing", self.spacing)?;
+        length_in(
+            "cover offset",
+            self.offset,
+            0.0,
+            MAX_COVER_OFFSET,
+            "(0, 1e3]",
+        )?;
+        length_in(
+            "cover spacing",
+            self.spacing,
+            MIN_COVER_SPACING,
+            MAX_COORD,
+            "[0.1, 1e6]",
+        )?;
         Ok(())
     }
 }

@@ -35,6 +35,16 @@ pub enum PathingError {
         /// The offending value.
         value: f32,
     },
+    /// A value outside its documented range (see `cohort_steering::limits`).
+    #[error("{what} must be in {range}, got {value}")]
+    OutOfRange {
+        /// Which value.
+        what: &'static str,
+        /// The allowed range, for the message.
+        range: &'static str,
+        /// The offending value.
+        value: f32,
+    },
     /// The map bounds are empty (`max` not greater than `min` on both axes).
     #[error("map bounds are empty: min {min}, max {max}")]
     EmptyBounds {
@@ -105,7 +115,15 @@ impl From<SteeringError> for PathingError {
         match e {
             SteeringError::NonFinite { what, value } => Self::NonFinite { what, value },
             SteeringError::NotPositive { what, value } => Self::NotPositive { what, value },
-            SteeringError::OutOfRange { what, value, .. } => Self::Negative { what, value },
+            // The steering crate's "not negative" check reports [0, inf).
+            SteeringError::OutOfRange {
+                what,
+                range: "[0, inf)",
+                value,
+            } => Self::Negative { what, value },
+            SteeringError::OutOfRange { what, range, value } => {
+                Self::OutOfRange { what, range, value }
+            }
         }
     }
 }
@@ -130,6 +148,25 @@ pub(crate) fn finite_vec(what: &'static str, v: Vec2) -> Result<Vec2, PathingErr
     finite(what, v.x)?;
     finite(what, v.y)?;
     Ok(v)
+}
+
+/// Checks that a point is finite and within `cohort_steering::limits::MAX_COORD`.
+pub(crate) fn coord(what: &'static str, v: Vec2) -> Result<Vec2, PathingError> {
+    Ok(cohort_steering::limits::check_coord(what, v)?)
+}
+
+/// Checks that a length is finite, positive and at most `max` (`range` spells the interval).
+pub(crate) fn length_in(
+    what: &'static str,
+    value: f32,
+    min: f32,
+    max: f32,
+    range: &'static str,
+) -> Result<f32, PathingError> {
+    positive(what, value)?;
+    Ok(cohort_steering::limits::check_in_range(
+        what, value, min, max, range,
+    )?)
 }
 
 /// Checks that a float is finite and strictly positive.

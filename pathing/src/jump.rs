@@ -12,7 +12,7 @@ use core::fmt;
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{PathingError, finite, finite_vec, positive};
+use crate::error::{PathingError, coord, finite, finite_vec, length_in, positive};
 
 /// Where a jump comes down.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -57,10 +57,16 @@ impl JumpLink {
     /// Checks the numbers: finite points and heights, a positive pad radius, a finite non-zero
     /// designer velocity.
     pub fn check(&self) -> Result<(), PathingError> {
-        finite_vec("jump takeoff", self.takeoff)?;
+        coord("jump takeoff", self.takeoff)?;
         finite("jump takeoff height", self.takeoff_height)?;
-        finite_vec("landing pad center", self.pad.center)?;
-        positive("landing pad radius", self.pad.radius)?;
+        coord("landing pad center", self.pad.center)?;
+        length_in(
+            "landing pad radius",
+            self.pad.radius,
+            0.0,
+            cohort_steering::limits::MAX_COORD,
+            "(0, 1e6]",
+        )?;
         finite("landing pad height", self.pad.height)?;
         if let TakeOff::Designer { min_velocity } = self.velocity {
             finite_vec("jump min velocity", min_velocity)?;

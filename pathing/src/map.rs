@@ -6,7 +6,9 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::cover::{CoverGeneration, CoverPoint};
-use crate::error::{PathingError, finite_vec, positive};
+use cohort_steering::limits::{COORD_RANGE, MAX_COORD};
+
+use crate::error::{PathingError, coord, finite_vec, length_in};
 use crate::gap::JumpableGap;
 use crate::jump::JumpLink;
 use crate::polygon::PolygonObstacle;
@@ -81,8 +83,8 @@ impl Map {
 
     /// The checks of [`Map::validate`], without building anything.
     pub fn check(&self) -> Result<(), PathingError> {
-        finite_vec("map min", self.min)?;
-        finite_vec("map max", self.max)?;
+        coord("map min", self.min)?;
+        coord("map max", self.max)?;
         if !(self.max.x > self.min.x && self.max.y > self.min.y) {
             return Err(PathingError::EmptyBounds {
                 min: self.min,
@@ -90,20 +92,31 @@ impl Map {
             });
         }
         for c in &self.circles {
-            finite_vec("circle center", c.center)?;
-            positive("circle radius", c.radius)?;
+            coord("circle center", c.center)?;
+            length_in("circle radius", c.radius, 0.0, MAX_COORD, COORD_RANGE)?;
         }
         for (i, p) in self.polygons.iter().enumerate() {
             p.validate("polygon", i)?;
         }
         for (i, w) in self.walls.iter().enumerate() {
-            finite_vec("wall from", w.from)?;
-            finite_vec("wall to", w.to)?;
+            coord("wall from", w.from)?;
+            coord("wall to", w.to)?;
             if (w.to - w.from).length_squared() <= f32::EPSILON {
                 return Err(PathingError::Degenerate {
                     what: "wall",
                     index: i,
                     reason: "zero length",
+                });
+            }
+            // The normal is used as given (pushing units out, sides of the wall): it must be
+            // a unit vector at right angles to the wall.
+            finite_vec("wall normal", w.normal)?;
+            let along = (w.to - w.from).normalize_or_zero();
+            if (w.normal.length() - 1.0).abs() > 1e-3 || w.normal.dot(along).abs() > 1e-3 {
+                return Err(PathingError::Degenerate {
+                    what: "wall",
+                    index: i,
+                    reason: "normal is not a unit vector at right angles to the wall",
                 });
             }
         }

@@ -4,7 +4,7 @@ use cohort_steering::geometry::{closest_point_on_segment, segment_intersection};
 use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{PathingError, finite_vec};
+use crate::error::{PathingError, coord};
 
 /// A polygon obstacle: a closed ring of points, convex or simple (not self-crossing), in either
 /// winding order. The last point connects back to the first.
@@ -40,7 +40,7 @@ impl PolygonObstacle {
             return Err(degenerate("fewer than three points"));
         }
         for p in &self.points {
-            finite_vec("polygon point", *p)?;
+            coord("polygon point", *p)?;
         }
         if edges(&self.points).any(|(a, b)| (b - a).length_squared() <= f32::EPSILON) {
             return Err(degenerate("zero-length edge"));

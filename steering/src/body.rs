@@ -80,17 +80,47 @@ impl Body {
         self
     }
 
-    /// Checks every field: finite vectors, positive radius, mass, speed, force and turn rate, and
-    /// a unit heading.
+    /// Checks every field against the documented ranges of [`crate::limits`]: a position
+    /// within [`crate::limits::MAX_COORD`], finite velocity and heading, and radius, mass,
+    /// speed, force and turn rate each within its bounds; and a unit heading.
     pub fn validate(&self) -> Result<(), SteeringError> {
-        check_finite_vec("position", self.position)?;
+        use crate::limits::*;
+        check_coord("position", self.position)?;
         check_finite_vec("velocity", self.velocity)?;
         check_finite_vec("heading", self.heading)?;
-        check_positive("radius", self.radius)?;
-        check_positive("mass", self.mass)?;
-        check_positive("max_speed", self.max_speed)?;
-        check_positive("max_force", self.max_force)?;
-        check_positive("max_turn_rate", self.max_turn_rate)?;
+        // Zero, negative and non-finite values keep their own errors; then the ranges.
+        for (what, v) in [
+            ("radius", self.radius),
+            ("mass", self.mass),
+            ("max_speed", self.max_speed),
+            ("max_force", self.max_force),
+            ("max_turn_rate", self.max_turn_rate),
+        ] {
+            check_positive(what, v)?;
+        }
+        check_in_range("radius", self.radius, MIN_RADIUS, MAX_RADIUS, "[1e-4, 1e4]")?;
+        check_in_range("mass", self.mass, MIN_MASS, MAX_MASS, "[1e-6, 1e6]")?;
+        check_in_range(
+            "max_speed",
+            self.max_speed,
+            MIN_SPEED,
+            MAX_SPEED,
+            "[1e-6, 1e4]",
+        )?;
+        check_in_range(
+            "max_force",
+            self.max_force,
+            MIN_FORCE,
+            MAX_FORCE,
+            "[1e-6, 1e6]",
+        )?;
+        check_in_range(
+            "max_turn_rate",
+            self.max_turn_rate,
+            MIN_TURN_RATE,
+            MAX_TURN_RATE,
+            "[1e-6, 1e4]",
+        )?;
         let len = self.heading.length();
         if (len - 1.0).abs() > 1e-3 {
             return Err(SteeringError::OutOfRange {

@@ -8,6 +8,7 @@ pub mod context;
 pub mod error;
 pub mod geometry;
 pub mod grid;
+pub mod limits;
 pub mod locomotion;
 pub mod ops;
 pub mod orca;

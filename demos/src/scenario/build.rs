@@ -10,7 +10,7 @@ use cohort_formation::{AnchorPoint, FormationId, FormationSpec, Member, Order, U
 use glam::Vec2;
 
 use super::format::{FormationNode, OrderSpec, PatternRef, Scenario, UnitTemplate};
-use super::validate::{load_scenario_playbook, paths, resolve};
+use super::validate::{paths, resolve};
 use super::{LoadedScenario, ScenarioError};
 
 /// What a timeline event does.
@@ -31,6 +31,8 @@ pub struct TimelineEvent {
     pub formation: FormationId,
     /// What happens.
     pub action: TimelineAction,
+    /// Where it was written: `file: timeline[i]`, for messages.
+    pub source: String,
 }
 
 /// The scenario's events in tick order (events of one tick in file order).
@@ -248,8 +250,12 @@ impl Builder<'_> {
                 origin,
                 facing,
             } => Order::RunPlay {
-                playbook: load_scenario_playbook(&self.loaded.origin, playbook)
-                    .map_err(|e| self.err(e))?,
+                playbook: self
+                    .loaded
+                    .playbooks
+                    .get(playbook)
+                    .cloned()
+                    .ok_or_else(|| self.err(format!("playbook {playbook:?} was not loaded")))?,
                 play: play.clone(),
                 origin: *origin,
                 facing: *facing,
@@ -323,7 +329,7 @@ impl LoadedScenario {
         }
         let all = paths(&s.formations);
         let mut events = Vec::with_capacity(s.timeline.len());
-        for ev in &s.timeline {
+        for (i, ev) in s.timeline.iter().enumerate() {
             let (path, node) = resolve(&all, &ev.formation).map_err(|m| b.err(m))?;
             let Some((_, fid, units)) = b.formations.iter().find(|(p, _, _)| p == path) else {
                 return Err(b.err(format!("formation {path:?} was not built")));
@@ -341,6 +347,7 @@ impl LoadedScenario {
                 tick: ev.tick,
                 formation: *fid,
                 action,
+                source: format!("{}: timeline[{i}]", self.origin),
             });
         }
         events.sort_by_key(|e| e.tick);

@@ -4,6 +4,7 @@
 
 mod build;
 mod error;
+mod files;
 mod format;
 mod validate;
 
@@ -11,10 +12,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cohort_formation::pattern::ValidPattern;
+use cohort_formation::tactics::ValidPlaybook;
 use ron::extensions::Extensions;
 
 pub use build::{Built, SpawnedUnit, Timeline, TimelineAction, TimelineEvent};
 pub use error::ScenarioError;
+pub use files::AssetRoots;
 pub use format::{FormationNode, OrderSpec, PatternRef, Scenario, TimedEvent, UnitTemplate};
 
 /// Most units a scenario may spawn (checked before anything is allocated).
@@ -37,21 +40,15 @@ pub fn ron_options() -> ron::Options {
     ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
 }
 
-/// Reads a text file of at most [`MAX_FILE_BYTES`].
+/// Reads a text file of at most [`MAX_FILE_BYTES`]: a regular file (FIFOs and devices are
+/// refused without being opened), read through a bounded reader.
 pub fn read_text(path: &Path) -> Result<String, ScenarioError> {
-    let origin = path.display().to_string();
-    let io = |e: std::io::Error| ScenarioError::Io {
-        origin: origin.clone(),
-        message: e.to_string(),
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_FILE_BYTES {
-        return Err(ScenarioError::Io {
-            origin: origin.clone(),
-            message: format!("file is {len} bytes; the limit is {MAX_FILE_BYTES}"),
-        });
-    }
-    std::fs::read_to_string(path).map_err(io)
+    cohort_formation::text_file::read_text_file(path, MAX_FILE_BYTES).map_err(|message| {
+        ScenarioError::Io {
+            origin: path.display().to_string(),
+            message,
+        }
+    })
 }
 
 /// A scenario that has been parsed and validated, with its pattern files loaded.
@@ -63,6 +60,8 @@ pub struct LoadedScenario {
     pub origin: String,
     /// Pattern files it names, loaded and validated, by name.
     pub patterns: BTreeMap<String, ValidPattern>,
+    /// Playbook files it names, loaded and validated, by the path the scenario gives.
+    pub playbooks: BTreeMap<String, ValidPlaybook>,
 }
 
 impl Scenario {
@@ -80,38 +79,72 @@ impl Scenario {
     }
 
     /// Reads, parses and validates the scenario file at `path`, loading the pattern files it
-    /// names (from the scenario's directory, its `patterns/` subdirectory, or `../patterns/`).
+    /// names (from the scenario's directory, its `patterns/` subdirectory, or `../patterns/`)
+    /// and the playbooks, all inside the scenario's [`AssetRoots`].
     pub fn load(path: impl AsRef<Path>) -> Result<LoadedScenario, ScenarioError> {
+        Self::load_with_assets(path, None)
+    }
+
+    /// [`Scenario::load`] also allowing files under `assets` (the command line's
+    /// `--assets DIR`), where patterns are looked up too.
+    pub fn load_with_assets(
+        path: impl AsRef<Path>,
+        assets: Option<&Path>,
+    ) -> Result<LoadedScenario, ScenarioError> {
         let path = path.as_ref();
         let origin = path.display().to_string();
         let text = read_text(path)?;
         let scenario = Scenario::from_ron_str(&text, &origin)?;
-        let dirs = pattern_dirs(path);
-        scenario.validate(&origin, &dirs)
+        scenario.validate_in(
+            &origin,
+            &lookup_dirs(path, assets),
+            &AssetRoots::for_scenario(path, assets),
+        )
     }
 
     /// Validates a parsed scenario (see `docs/scenario-format.md` for every rule), looking for
-    /// pattern files in `pattern_dirs`.
+    /// pattern files in `pattern_dirs`; referenced files must lie in the asset roots of a
+    /// scenario file at `origin`.
     pub fn validate(
         self,
         origin: &str,
         pattern_dirs: &[PathBuf],
     ) -> Result<LoadedScenario, ScenarioError> {
-        let patterns = validate::check(&self, origin, pattern_dirs)?;
+        let roots = AssetRoots::for_scenario(Path::new(origin), None);
+        self.validate_in(origin, pattern_dirs, &roots)
+    }
+
+    /// [`Scenario::validate`] with explicit asset roots.
+    pub fn validate_in(
+        self,
+        origin: &str,
+        pattern_dirs: &[PathBuf],
+        roots: &AssetRoots,
+    ) -> Result<LoadedScenario, ScenarioError> {
+        let loaded = validate::check(&self, origin, pattern_dirs, roots)?;
         Ok(LoadedScenario {
             scenario: self,
             origin: origin.to_owned(),
-            patterns,
+            patterns: loaded.patterns,
+            playbooks: loaded.playbooks,
         })
     }
 }
 
+/// Directories searched for `File("name")` patterns of a scenario at `path`, with the
+/// command line's `--assets DIR` (and its `patterns/`) last.
+pub fn lookup_dirs(path: &Path, assets: Option<&Path>) -> Vec<PathBuf> {
+    let mut dirs = pattern_dirs(path);
+    if let Some(a) = assets {
+        dirs.push(a.join("patterns"));
+        dirs.push(a.to_path_buf());
+    }
+    dirs
+}
+
 /// Directories searched for `File("name")` patterns of a scenario at `path`.
 pub fn pattern_dirs(path: &Path) -> Vec<PathBuf> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let dir = files::directory_of(path);
     vec![dir.join("patterns"), dir.join("../patterns"), dir]
 }
 

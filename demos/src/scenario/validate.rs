@@ -5,22 +5,45 @@ use std::path::{Path, PathBuf};
 
 use cohort_formation::MAX_PENETRATION_ITERATIONS;
 use cohort_formation::formation::FormationSettings;
-use cohort_formation::pattern::{MAX_CUSTOM_SLOTS, ValidPattern, load_pattern, polyline_layout};
-use cohort_formation::tactics::{ValidPlaybook, load_playbook};
+use cohort_formation::order::{Order, check_order};
+use cohort_formation::pattern::Pattern;
+use cohort_formation::pattern::{MAX_CUSTOM_SLOTS, MAX_EXTENT, MIN_SPACING, ValidPattern};
+use cohort_formation::tactics::Playbook;
+use cohort_formation::tactics::ValidPlaybook;
 use cohort_formation::world::WorldSettings;
+use cohort_steering::SteeringError;
+use cohort_steering::limits::{MAX_SPEED, check_coord, check_direction};
 use glam::Vec2;
 
+use super::files::{AssetRoots, directory_of};
 use super::format::{FormationNode, OrderSpec, PatternRef, Scenario};
 use super::{
-    MAX_DEPTH, MAX_DT, MAX_DURATION, MAX_EVENTS, MAX_FILE_BYTES, MAX_MEMBERS, MAX_TOTAL_UNITS,
-    ScenarioError,
+    MAX_DEPTH, MAX_DT, MAX_DURATION, MAX_EVENTS, MAX_MEMBERS, MAX_TOTAL_UNITS, ScenarioError,
 };
+
+/// The files a scenario names, loaded and validated: patterns by name, playbooks by the path
+/// the scenario gives.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Referenced {
+    pub(super) patterns: BTreeMap<String, ValidPattern>,
+    pub(super) playbooks: BTreeMap<String, ValidPlaybook>,
+}
 
 struct Checker<'a> {
     origin: &'a str,
     dirs: &'a [PathBuf],
-    patterns: BTreeMap<String, ValidPattern>,
+    roots: &'a AssetRoots,
+    loaded: Referenced,
     total_units: u64,
+}
+
+/// The name of the offending value of a steering error.
+fn steering_field(e: &SteeringError) -> &'static str {
+    match e {
+        SteeringError::NonFinite { what, .. }
+        | SteeringError::NotPositive { what, .. }
+        | SteeringError::OutOfRange { what, .. } => what,
+    }
 }
 
 impl Checker<'_> {
@@ -28,12 +51,11 @@ impl Checker<'_> {
         ScenarioError::invalid(self.origin, field, message)
     }
 
-    fn finite_vec(&self, field: &str, v: Vec2) -> Result<(), ScenarioError> {
-        if v.is_finite() {
-            Ok(())
-        } else {
-            Err(self.err(field, format!("must be finite, got ({}, {})", v.x, v.y)))
-        }
+    /// A point: finite and within `cohort_steering::limits::MAX_COORD`.
+    fn coord(&self, field: &str, v: Vec2) -> Result<(), ScenarioError> {
+        check_coord("point", v)
+            .map(|_| ())
+            .map_err(|e| self.err(field, e.to_string()))
     }
 
     /// Every named number is finite and not negative (tuning values: NaN would spread to
@@ -69,12 +91,31 @@ impl Checker<'_> {
     }
 
     fn direction(&self, field: &str, v: Vec2) -> Result<(), ScenarioError> {
-        self.finite_vec(field, v)?;
-        if v.length_squared() > 0.0 {
-            Ok(())
-        } else {
-            Err(self.err(field, "must not be the zero vector"))
+        check_direction("direction", v)
+            .map(|_| ())
+            .map_err(|e| self.err(field, e.to_string()))
+    }
+
+    /// The order's own checks (the ones `World::order` makes), with the field path.
+    fn order(&self, of: &str, order: &Order) -> Result<(), ScenarioError> {
+        check_order(order).map_err(|r| {
+            let field = match order {
+                Order::Face(_) => of.to_owned(),
+                _ => format!("{of}.{}", r.field),
+            };
+            self.err(field, r.why)
+        })
+    }
+
+    /// Loads the playbook file `file` (relative to the scenario's directory) once.
+    fn playbook(&mut self, field: &str, file: &str) -> Result<ValidPlaybook, ScenarioError> {
+        if let Some(book) = self.loaded.playbooks.get(file) {
+            return Ok(book.clone());
         }
+        let book = load_scenario_playbook(self.origin, self.roots, file)
+            .map_err(|e| self.err(field, e))?;
+        self.loaded.playbooks.insert(file.to_owned(), book.clone());
+        Ok(book)
     }
 
     fn pattern(&mut self, field: &str, p: &PatternRef) -> Result<(), ScenarioError> {
@@ -85,7 +126,7 @@ impl Checker<'_> {
                 .map(|_| ())
                 .map_err(|e| self.err(field, e.to_string())),
             PatternRef::File(name) => {
-                if self.patterns.contains_key(name) {
+                if self.loaded.patterns.contains_key(name) {
                     return Ok(());
                 }
                 if name.is_empty() || name.contains("..") {
@@ -108,19 +149,13 @@ impl Checker<'_> {
                         ),
                     ));
                 };
-                // A pattern file is read whole: refuse an enormous one before reading it.
-                let len = std::fs::metadata(&path).map_or(0, |m| m.len());
-                if len > MAX_FILE_BYTES {
-                    return Err(self.err(
-                        field,
-                        format!(
-                            "{} is {len} bytes; the limit is {MAX_FILE_BYTES}",
-                            path.display()
-                        ),
-                    ));
-                }
-                let valid = load_pattern(&path).map_err(|e| self.err(field, e.to_string()))?;
-                self.patterns.insert(name.clone(), valid);
+                let origin = path.display().to_string();
+                let text = self.roots.read(&path).map_err(|e| self.err(field, e))?;
+                let valid = Pattern::from_ron_str(&text, &origin)
+                    .map_err(|e| self.err(field, e.to_string()))?
+                    .validate()
+                    .map_err(|e| self.err(field, format!("{origin}: {e}")))?;
+                self.loaded.patterns.insert(name.clone(), valid);
                 Ok(())
             }
         }
@@ -146,15 +181,15 @@ impl Checker<'_> {
         self.pattern(&format!("{field}.pattern"), &node.pattern)?;
         self.formation_settings(&format!("{field}.settings"), &node.settings)?;
         if let Some(sp) = node.spacing
-            && !(sp.is_finite() && sp > 0.0 && sp <= 1e5)
+            && !(sp.is_finite() && (MIN_SPACING..=MAX_EXTENT).contains(&sp))
         {
             return Err(self.err(
                 format!("{field}.spacing"),
-                format!("must be in (0, 1e5], got {sp}"),
+                format!("must be in [1e-6, 1e5], got {sp}"),
             ));
         }
         match node.position {
-            Some(p) => self.finite_vec(&format!("{field}.position"), p)?,
+            Some(p) => self.coord(&format!("{field}.position"), p)?,
             None if top_level => {
                 return Err(self.err(
                     format!("{field}.position"),
@@ -255,16 +290,18 @@ pub(super) fn resolve<'a>(
     }
 }
 
-/// Checks everything; returns the loaded pattern files.
+/// Checks everything; returns the loaded pattern and playbook files.
 pub(super) fn check(
     s: &Scenario,
     origin: &str,
     dirs: &[PathBuf],
-) -> Result<BTreeMap<String, ValidPattern>, ScenarioError> {
+    roots: &AssetRoots,
+) -> Result<Referenced, ScenarioError> {
     let mut c = Checker {
         origin,
         dirs,
-        patterns: BTreeMap::new(),
+        roots,
+        loaded: Referenced::default(),
         total_units: 0,
     };
     if !(s.dt.is_finite() && s.dt > 0.0 && s.dt <= MAX_DT) {
@@ -282,13 +319,16 @@ pub(super) fn check(
     s.map.check().map_err(|e| c.err("map", e.to_string()))?;
     c.world_settings(&s.settings)?;
     for (name, t) in &s.templates {
-        t.body(Vec2::ZERO, Vec2::X)
-            .validate()
-            .map_err(|e| c.err(format!("templates[{name:?}]"), e.to_string()))?;
-        if !(t.jump_speed.is_finite() && t.jump_speed >= 0.0) {
+        t.body(Vec2::ZERO, Vec2::X).validate().map_err(|e| {
+            c.err(
+                format!("templates[{name:?}].{}", steering_field(&e)),
+                e.to_string(),
+            )
+        })?;
+        if !(t.jump_speed.is_finite() && (0.0..=MAX_SPEED).contains(&t.jump_speed)) {
             return Err(c.err(
                 format!("templates[{name:?}].jump_speed"),
-                format!("must be finite and >= 0, got {}", t.jump_speed),
+                format!("must be in [0, 1e4], got {}", t.jump_speed),
             ));
         }
     }
@@ -343,18 +383,23 @@ pub(super) fn check(
                         goal,
                         facing,
                         pattern,
-                        ..
+                        at_slowest,
                     } => {
-                        c.finite_vec(&format!("{of}.goal"), *goal)?;
-                        if let Some(f) = facing {
-                            c.direction(&format!("{of}.facing"), *f)?;
-                        }
+                        c.order(
+                            &of,
+                            &Order::MoveTo {
+                                goal: *goal,
+                                facing: *facing,
+                                pattern: None,
+                                at_slowest: *at_slowest,
+                            },
+                        )?;
                         if let Some(p) = pattern {
                             c.pattern(&format!("{of}.pattern"), p)?;
                         }
                     }
                     OrderSpec::ChangePattern(p) => c.pattern(&format!("{of}.pattern"), p)?,
-                    OrderSpec::Face(f) => c.direction(&of, *f)?,
+                    OrderSpec::Face(f) => c.order(&of, &Order::Face(*f))?,
                     OrderSpec::Halt | OrderSpec::Cancel => {}
                     OrderSpec::RunPlay {
                         playbook,
@@ -362,36 +407,42 @@ pub(super) fn check(
                         origin,
                         facing,
                     } => {
-                        let book = load_scenario_playbook(c.origin, playbook)
-                            .map_err(|e| c.err(format!("{of}.playbook"), e))?;
-                        book.index_of(play)
-                            .map_err(|e| c.err(format!("{of}.play"), e.to_string()))?;
-                        if let Some(o) = origin {
-                            c.finite_vec(&format!("{of}.origin"), *o)?;
-                        }
-                        if let Some(f) = facing {
-                            c.direction(&format!("{of}.facing"), *f)?;
-                        }
+                        let book = c.playbook(&format!("{of}.playbook"), playbook)?;
+                        c.order(
+                            &of,
+                            &Order::RunPlay {
+                                playbook: book,
+                                play: play.clone(),
+                                origin: *origin,
+                                facing: *facing,
+                            },
+                        )?;
                     }
                     OrderSpec::BoundingOverwatch {
                         goal,
                         threat,
                         settings,
+                    } => c.order(
+                        &of,
+                        &Order::BoundingOverwatch {
+                            goal: *goal,
+                            threat: *threat,
+                            settings: *settings,
+                        },
+                    )?,
+                    OrderSpec::FormAlong {
+                        points,
+                        facing,
+                        at_slowest,
                     } => {
-                        c.finite_vec(&format!("{of}.goal"), *goal)?;
-                        c.finite_vec(&format!("{of}.threat"), *threat)?;
-                        settings
-                            .check()
-                            .map_err(|e| c.err(format!("{of}.settings"), e))?;
-                    }
-                    OrderSpec::FormAlong { points, facing, .. } => {
-                        if let Some(f) = facing {
-                            c.direction(&format!("{of}.facing"), *f)?;
-                        }
-                        // The formation crate's own checks (points: at least one, at most
-                        // MAX_POLYLINE_POINTS, finite, within MAX_EXTENT; facing non-zero).
-                        polyline_layout(points, 1, 1.0, *facing, &mut Vec::new())
-                            .map_err(|e| c.err(format!("{of}.points"), e.to_string()))?;
+                        c.order(
+                            &of,
+                            &Order::FormAlong {
+                                points: points.clone(),
+                                facing: *facing,
+                                at_slowest: *at_slowest,
+                            },
+                        )?;
                         // The layout becomes a custom pattern with one slot per direct member.
                         let members = u64::from(node.units) + node.children.len() as u64;
                         if members > MAX_CUSTOM_SLOTS as u64 {
@@ -408,18 +459,25 @@ pub(super) fn check(
             }
         }
     }
-    Ok(c.patterns)
+    Ok(c.loaded)
 }
 
 /// Loads the playbook file `file` of the scenario at `origin` (a path relative to the
-/// scenario's directory), validated; the message names `file:line:col` for syntax errors.
-pub(super) fn load_scenario_playbook(origin: &str, file: &str) -> Result<ValidPlaybook, String> {
+/// scenario's directory, inside its asset `roots`), validated; the message names
+/// `file:line:col` for syntax errors.
+pub(super) fn load_scenario_playbook(
+    origin: &str,
+    roots: &AssetRoots,
+    file: &str,
+) -> Result<ValidPlaybook, String> {
     if file.is_empty() {
         return Err("the playbook file name is empty".into());
     }
-    let dir = Path::new(origin)
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    load_playbook(dir.join(file)).map_err(|e| e.to_string())
+    let path = directory_of(Path::new(origin)).join(file);
+    let text = roots.read(&path)?;
+    let shown = path.display().to_string();
+    Playbook::from_ron_str(&text, &shown)
+        .map_err(|e| e.to_string())?
+        .validate()
+        .map_err(|e| format!("{shown}: {e}"))
 }

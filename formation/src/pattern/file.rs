@@ -12,7 +12,7 @@ impl Pattern {
             origin: origin.to_owned(),
             line: e.span.start.line,
             col: e.span.start.col,
-            message: e.code.to_string(),
+            message: crate::text_file::ron_message_without_content(&e.code),
         })
     }
 
@@ -23,15 +23,18 @@ impl Pattern {
     }
 }
 
-/// Reads, parses and validates the pattern file at `path`. Parse errors display as
+/// Reads (a regular file of at most [`crate::text_file::MAX_ASSET_BYTES`]), parses and
+/// validates the pattern file at `path`. Parse errors display as
 /// `path:line:col: message`, validation errors as `path: message`.
 pub fn load_pattern(path: impl AsRef<Path>) -> Result<ValidPattern, PatternError> {
     let path = path.as_ref();
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| PatternError::Io {
-        origin: origin.clone(),
-        message: e.to_string(),
-    })?;
+    let text = crate::text_file::read_text_file(path, crate::text_file::MAX_ASSET_BYTES).map_err(
+        |message| PatternError::Io {
+            origin: origin.clone(),
+            message,
+        },
+    )?;
     Pattern::from_ron_str(&text, &origin)?
         .validate()
         .map_err(|e| PatternError::InFile {

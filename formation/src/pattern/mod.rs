@@ -30,6 +30,9 @@ pub const MAX_CUSTOM_SLOTS: usize = 1024;
 pub const MAX_MEMBERS: usize = 65_536;
 /// Largest spacing and largest authored offset component accepted, in world units.
 pub const MAX_EXTENT: f32 = 1.0e5;
+/// Smallest spacing accepted, in world units (slots closer than this are one point to `f32`
+/// arithmetic anywhere but near the origin).
+pub const MIN_SPACING: f32 = 1.0e-6;
 /// Spacing between neighbouring slot centres used by [`Pattern::for_radius`], in unit radii
 /// (3 radii: a gap of one radius between neighbours).
 pub const DEFAULT_SPACING_RADII: f32 = 3.0;
@@ -172,19 +175,26 @@ impl Pattern {
         }
     }
 
-    /// Checks the pattern: spacing finite, positive and at most [`MAX_EXTENT`]; unit radius
-    /// finite and not negative; custom slots non-empty, at most [`MAX_CUSTOM_SLOTS`], finite
+    /// Checks the pattern: spacing finite and within [[`MIN_SPACING`], [`MAX_EXTENT`]]; unit
+    /// radius finite, not negative and at most 1e4; custom slots non-empty, at most [`MAX_CUSTOM_SLOTS`], finite
     /// offsets within [`MAX_EXTENT`] and finite, non-zero facings (normalized in the result).
     pub fn validate(&self) -> Result<ValidPattern, PatternError> {
         check_positive("spacing", self.spacing)?;
-        if self.spacing > MAX_EXTENT {
+        if !(MIN_SPACING..=MAX_EXTENT).contains(&self.spacing) {
             return Err(PatternError::BadValue {
                 what: "spacing",
-                expected: "at most 1e5",
+                expected: "in [1e-6, 1e5]",
                 value: self.spacing,
             });
         }
         check_non_negative("unit_radius", self.unit_radius)?;
+        if self.unit_radius > cohort_steering::limits::MAX_RADIUS {
+            return Err(PatternError::BadValue {
+                what: "unit_radius",
+                expected: "at most 1e4",
+                value: self.unit_radius,
+            });
+        }
         let mut valid = self.clone();
         if let PatternKind::Custom(slots) = &mut valid.kind {
             if slots.is_empty() {

@@ -46,7 +46,7 @@ impl PolylineFrame {
 /// relative to. `facing`, if given, overrides the facing of the formation and of every slot.
 ///
 /// Errors: no points, more than [`MAX_POLYLINE_POINTS`], a non-finite point or one beyond
-/// [`MAX_EXTENT`], a bad spacing, or a zero or non-finite `facing`.
+/// `cohort_steering::limits::MAX_COORD`, a line spanning more than half [`MAX_EXTENT`], a bad spacing, or a zero or non-finite `facing`.
 pub fn polyline_layout(
     points: &[Vec2],
     count: usize,
@@ -68,11 +68,17 @@ pub fn polyline_layout(
     };
     if points
         .iter()
-        .any(|p| !p.is_finite() || p.abs().max_element() > MAX_EXTENT)
+        .any(|p| !p.is_finite() || p.abs().max_element() > cohort_steering::limits::MAX_COORD)
     {
         return Err(PatternError::BadPolyline(
-            "points must be finite and within 1e5",
+            "points must be finite and within 1e6",
         ));
+    }
+    let (lo, hi) = points
+        .iter()
+        .fold((first, first), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    if (hi - lo).max_element() > MAX_EXTENT * 0.5 {
+        return Err(PatternError::BadPolyline("the line spans more than 5e4"));
     }
     let given = match facing {
         Some(f) => Some(f.is_finite().then(|| f.try_normalize()).flatten().ok_or(

@@ -23,7 +23,7 @@ impl Playbook {
                 origin: origin.to_owned(),
                 line: e.span.start.line,
                 col: e.span.start.col,
-                message: e.code.to_string(),
+                message: crate::text_file::ron_message_without_content(&e.code),
             })
     }
 
@@ -43,15 +43,7 @@ pub fn load_playbook(path: impl AsRef<Path>) -> Result<ValidPlaybook, TacticsErr
         origin: origin.clone(),
         message,
     };
-    let len = std::fs::metadata(path)
-        .map_err(|e| io(e.to_string()))?
-        .len();
-    if len > MAX_PLAYBOOK_BYTES {
-        return Err(io(format!(
-            "file is {len} bytes; the limit is {MAX_PLAYBOOK_BYTES}"
-        )));
-    }
-    let text = std::fs::read_to_string(path).map_err(|e| io(e.to_string()))?;
+    let text = crate::text_file::read_text_file(path, MAX_PLAYBOOK_BYTES).map_err(io)?;
     Playbook::from_ron_str(&text, &origin)?
         .validate()
         .map_err(|e| TacticsError::InFile {

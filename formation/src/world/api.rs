@@ -105,12 +105,18 @@ impl World {
             what: "pattern",
             why: e.to_string(),
         })?;
-        if !position.is_finite() || !facing.is_finite() {
-            return Err(WorldError::Invalid {
+        cohort_steering::limits::check_coord("position", position).map_err(|e| {
+            WorldError::Invalid {
                 what: "formation position",
-                why: "not finite".into(),
-            });
-        }
+                why: e.to_string(),
+            }
+        })?;
+        cohort_steering::limits::check_direction("facing", facing).map_err(|e| {
+            WorldError::Invalid {
+                what: "formation facing",
+                why: e.to_string(),
+            }
+        })?;
         if let Some(p) = parent {
             if !self.formations.contains_key(p) {
                 return Err(WorldError::NoSuchFormation(p));
@@ -256,29 +262,11 @@ impl World {
         if !self.formations.contains_key(formation) {
             return Err(WorldError::NoSuchFormation(formation));
         }
+        crate::order::check_order(order).map_err(|r| WorldError::Invalid {
+            what: "order",
+            why: r.to_string(),
+        })?;
         self.check_tactical_order(order)?;
-        if let Order::MoveTo { goal, facing, .. } = order {
-            if !goal.is_finite() || facing.is_some_and(|f| !f.is_finite()) {
-                return Err(WorldError::Invalid {
-                    what: "move order",
-                    why: "goal and facing must be finite".into(),
-                });
-            }
-        }
-        // A bad pattern is refused here, with its reason, rather than ignored when applied.
-        let pattern = match order {
-            Order::MoveTo {
-                pattern: Some(p), ..
-            }
-            | Order::ChangePattern(p) => Some(p),
-            _ => None,
-        };
-        if let Some(p) = pattern {
-            p.validate().map_err(|e| WorldError::Invalid {
-                what: "pattern in order",
-                why: e.to_string(),
-            })?;
-        }
         if let Order::FormAlong {
             points,
             facing,
@@ -286,14 +274,6 @@ impl World {
         } = order
         {
             self.form_along_move(formation, points, *facing, *at_slowest)?;
-        }
-        if let Order::Face(f) = order {
-            if !f.is_finite() || f.length_squared() == 0.0 {
-                return Err(WorldError::Invalid {
-                    what: "face order",
-                    why: "direction must be finite and non-zero".into(),
-                });
-            }
         }
         Ok(())
     }

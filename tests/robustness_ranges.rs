@@ -1,0 +1,171 @@
+//! Finite but extreme numbers: each is inside its documented range (and the simulation stays
+//! finite) or refused with the field named, by scenario validation and by the library alike.
+//! See "Documented ranges" in `docs/robustness.md`.
+
+use cohort::formation::order::Order;
+use cohort::formation::pattern::{Pattern, PatternKind};
+use cohort::formation::world::WorldSettings;
+use cohort::formation::{FormationSpec, World};
+use cohort::pathing::Map;
+use cohort::steering::{Body, Vec2, Wall};
+use cohort_demos::scenario::Scenario;
+
+/// A line of 12 on a 100 × 60 field, with `extra` inside the formation and `timeline`.
+fn scenario(position: &str, extra: &str, timeline: &str) -> String {
+    format!(
+        r#"(
+    name: "r", seed: 1, dt: 0.033333335, duration: 200,
+    map: (min: (0.0, 0.0), max: (100.0, 60.0)),
+    templates: {{ "t": (radius: 0.5, mass: 1.0, max_speed: 3.0, max_force: 6.0, max_turn_rate: 6.0) }},
+    formations: [(name: "p", pattern: Kind(Line), position: {position}, facing: (1.0, 0.0), units: 12, template: "t"{extra})],
+    timeline: [{timeline}],
+)"#
+    )
+}
+
+/// The validation error of `text` (which must be refused).
+fn refusal(text: &str) -> String {
+    match Scenario::from_ron_str(text, "r.ron").and_then(|s| s.validate("r.ron", &[])) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_goal_at_minus_3_4e38_is_refused_by_field() {
+    let m = refusal(&scenario(
+        "(20.0, 30.0)",
+        "",
+        r#"(tick: 0, formation: "p", order: MoveTo(goal: (-3.4e38, 0.0), at_slowest: false)),
+           (tick: 100, formation: "p", order: MoveTo(goal: (50.0, 30.0)))"#,
+    ));
+    assert!(m.starts_with("r.ron: timeline[0].order.goal:"), "{m}");
+}
+
+#[test]
+fn a_formation_at_minus_1e38_is_refused_by_field() {
+    let m = refusal(&scenario("(15.0, -1e38)", "", ""));
+    assert!(m.starts_with("r.ron: formations[0].position:"), "{m}");
+}
+
+#[test]
+fn a_play_origin_at_minus_3_4e38_is_refused_by_field() {
+    let text = scenario(
+        "(20.0, 30.0)",
+        "",
+        r#"(tick: 0, formation: "p", order: BoundingOverwatch(goal: (50.0, 30.0), threat: (-3.4e38, 0.0)))"#,
+    );
+    let m = refusal(&text);
+    assert!(m.starts_with("r.ron: timeline[0].order.threat:"), "{m}");
+}
+
+#[test]
+fn a_force_of_3_4e38_is_refused_by_field() {
+    let text = scenario("(20.0, 30.0)", "", "").replace("max_force: 6.0", "max_force: 3.4e38");
+    let m = refusal(&text);
+    assert!(m.contains(r#"templates["t"].max_force"#), "{m}");
+}
+
+#[test]
+fn a_spacing_below_the_range_is_refused_by_field() {
+    let m = refusal(&scenario("(20.0, 30.0)", ", spacing: 1e-30", ""));
+    assert!(m.starts_with("r.ron: formations[0].spacing:"), "{m}");
+}
+
+#[test]
+fn bad_wall_normals_are_refused() {
+    for normal in [
+        "(NaN, 0.0)",
+        "(inf, 0.0)",
+        "(0.0, 0.0)",
+        "(0.0, 1.0)",
+        "(3.0, 0.0)",
+    ] {
+        let text = scenario("(20.0, 30.0)", "", "").replace(
+            "max: (100.0, 60.0)),",
+            &format!(
+                "max: (100.0, 60.0), walls: [(from: (50.0, 10.0), to: (50.0, 20.0), normal: {normal})]),"
+            ),
+        );
+        let m = refusal(&text);
+        assert!(m.starts_with("r.ron: map:"), "{normal}: {m}");
+    }
+    let mut map = Map::default();
+    map.walls.push(Wall {
+        from: Vec2::new(1.0, 1.0),
+        to: Vec2::new(1.0, 5.0),
+        normal: Vec2::ZERO,
+    });
+    assert!(map.check().is_err());
+}
+
+#[test]
+fn map_bounds_beyond_the_range_are_refused() {
+    let map = Map::with_bounds(Vec2::new(-3.4e38, 0.0), Vec2::splat(10.0));
+    assert!(map.check().is_err());
+    assert!(
+        Map::with_bounds(Vec2::splat(-1e6), Vec2::splat(1e6))
+            .check()
+            .is_ok()
+    );
+}
+
+/// The library refuses what the scenario validator refuses: a game gets the same protection.
+#[test]
+fn the_world_refuses_extreme_orders_and_bodies() {
+    let mut w = World::new(
+        Map::with_bounds(Vec2::ZERO, Vec2::splat(100.0)),
+        WorldSettings::default(),
+        1,
+    )
+    .unwrap();
+    let f = w
+        .create_formation(FormationSpec::default(), None, Vec2::splat(50.0), Vec2::X)
+        .unwrap();
+    assert!(
+        w.create_formation(
+            FormationSpec::default(),
+            None,
+            Vec2::new(15.0, -1e38),
+            Vec2::X
+        )
+        .is_err()
+    );
+    let far = Vec2::new(-3.4e38, 0.0);
+    assert!(w.order(f, Order::move_to(far)).is_err());
+    let play_like = Order::BoundingOverwatch {
+        goal: Vec2::splat(50.0),
+        threat: far,
+        settings: Default::default(),
+    };
+    assert!(w.order(f, play_like).is_err());
+    let book = cohort::formation::tactics::load_playbook(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/playbooks/fire_team_drill.ron"
+    ))
+    .unwrap();
+    let play = Order::RunPlay {
+        playbook: book,
+        play: "bound_by_pairs".into(),
+        origin: Some(far),
+        facing: None,
+    };
+    assert!(w.order(f, play).is_err());
+    let line = Order::FormAlong {
+        points: vec![Vec2::new(-1e5, 0.0), Vec2::new(1e5, 0.0)],
+        facing: None,
+        at_slowest: false,
+    };
+    assert!(w.order(f, line).is_err());
+    let strong = Body {
+        max_force: 3.4e38,
+        ..Body::default()
+    };
+    assert!(w.add_unit(strong).is_err());
+    let pattern = Pattern {
+        kind: PatternKind::Box,
+        spacing: 1e-30,
+        unit_radius: 0.5,
+    };
+    assert!(pattern.validate().is_err());
+}
