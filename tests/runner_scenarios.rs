@@ -171,7 +171,9 @@ fn playbook_plays_chain_runners_keep_to_their_tracks_and_everyone_ends_on_a_mark
     let mean = runner_errors.iter().sum::<f32>() / runner_errors.len() as f32;
     let max = runner_errors.iter().copied().fold(0.0, f32::max);
     eprintln!("playbook runners: mean slot error {mean:.3}, max {max:.3}");
-    assert!(mean < 0.5 && max < 1.5, "mean {mean} max {max}");
+    // Runners step around the defenders in their way (reciprocal avoidance), off their
+    // tracks by up to a couple of metres while they pass.
+    assert!(mean < 0.5 && max < 3.0, "mean {mean} max {max}");
     // The fire team ends its drill 12 m forward, on line.
     let w = run.world();
     assert!(w.tactic(team).is_none());

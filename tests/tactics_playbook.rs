@@ -213,7 +213,9 @@ fn corner_kick_runners_follow_their_tracks_and_the_play_chains_to_reset() {
         "corner runners: mean {mean:.3} max {max:.3}; chained at {chained_at:?}, finished at {finished_at:?}"
     );
     assert!(mean < 0.5, "{mean}");
-    assert!(max < 1.5, "{max}");
+    // Runners step around the defenders in their way (reciprocal avoidance), off their
+    // tracks by up to a couple of metres while they pass.
+    assert!(max < 3.0, "{max}");
     // The mark is computed before the defender's own step of the tick: within a tick's
     // movement of the exact goal-side point.
     let marker = marker_errors.iter().copied().fold(0.0, f32::max);

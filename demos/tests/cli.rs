@@ -174,8 +174,13 @@ fn check_exit_codes_and_positions() {
 
 #[test]
 fn every_bundled_scenario_checks() {
-    for entry in std::fs::read_dir(root().join("scenarios")).unwrap() {
+    let scenarios = root().join("scenarios");
+    let traffic = std::fs::read_dir(scenarios.join("traffic")).unwrap();
+    for entry in std::fs::read_dir(&scenarios).unwrap().chain(traffic) {
         let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "ron") {
+            continue;
+        }
         let out = cohort(&["check", path.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     }

@@ -60,7 +60,22 @@ impl World {
         }
         for i in 0..n {
             let body = &mut scratch.bodies[i];
+            let before = body.position;
             terrain.keep_in_bounds(body);
+            if body.position != before {
+                // Put back inside the bounds, perhaps into a rock by the edge (a pinch
+                // narrower than the unit): then to the nearest point where it fits.
+                let reach = body.radius + 0.5;
+                terrain.geometry_near(
+                    body.position,
+                    reach,
+                    &mut scratch.near_obstacles,
+                    &mut scratch.near_walls,
+                );
+                if inside_any(body, &scratch.near_obstacles) {
+                    body.position = terrain.push_out(body.position, body.radius);
+                }
+            }
             let id = scratch.ids[i];
             if let Some(u) = units.motion.get_mut(id) {
                 // Headings follow the motion the constraints allowed.
