@@ -60,6 +60,8 @@ pub struct BenchOptions {
     /// March on the same map without obstacles (no trees, buildings or walls): what the army
     /// costs when it meets nothing, to tell the growth of the data from the obstacles' work.
     pub open_field: bool,
+    /// Whether units avoid each other (`WorldSettings::avoidance`, on by default).
+    pub avoidance: bool,
     /// Also time every run of this many ticks on its own (`None`: the whole run only), to see
     /// how the cost changes along the march.
     pub window: Option<u64>,
@@ -74,6 +76,7 @@ impl Default for BenchOptions {
             seed: 1,
             skip_brute_force: false,
             open_field: false,
+            avoidance: true,
             window: None,
         }
     }
@@ -103,6 +106,8 @@ pub struct BenchReport {
     pub warmup_ticks: u64,
     /// Whether the army marched on an open field (no obstacles).
     pub open_field: bool,
+    /// Whether units avoided each other.
+    pub avoidance: bool,
     /// Nanoseconds per unit per tick (all layers).
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
@@ -190,6 +195,8 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             value: 0,
         });
     }
+    let mut settings = WorldSettings::default();
+    settings.avoidance.enabled = options.avoidance;
     let spec = ArmySpec {
         units: options.units,
         seed: options.seed,
@@ -207,7 +214,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     // Build and warm up inside one count: what it still holds at the end is the world.
     let mut built = None;
     let building = allocation_counter::measure(|| {
-        built = Some(build_army(&spec, WorldSettings::default()).map(|army| {
+        built = Some(build_army(&spec, settings).map(|army| {
             let mut world = army.world;
             for _ in 0..options.warmup {
                 world.step(BENCH_DT);
@@ -289,6 +296,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         ticks: options.ticks,
         warmup_ticks: options.warmup,
         open_field: options.open_field,
+        avoidance: options.avoidance,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
         cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns / unit_ticks),
@@ -368,11 +376,16 @@ impl fmt::Display for BenchReport {
         let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
         writeln!(
             f,
-            "standard army{}: {} units, {} ticks timed after {} warm-up ticks (dt {BENCH_DT} s)",
+            "standard army{}{}: {} units, {} ticks timed after {} warm-up ticks (dt {BENCH_DT} s)",
             if self.open_field {
                 " on an open field"
             } else {
                 ""
+            },
+            if self.avoidance {
+                ""
+            } else {
+                " without avoidance"
             },
             self.units,
             self.ticks,

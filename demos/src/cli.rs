@@ -95,6 +95,9 @@ pub enum Command {
         /// March on the map without its obstacles (the data's growth without their work).
         #[arg(long)]
         open_field: bool,
+        /// March with reciprocal avoidance off (to measure what it costs).
+        #[arg(long)]
+        no_avoidance: bool,
         /// Also report every run of this many timed ticks on its own.
         #[arg(long, value_name = "TICKS")]
         window: Option<u64>,
@@ -252,6 +255,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             json,
             no_brute_force,
             open_field,
+            no_avoidance,
             window,
         } => {
             let options = crate::bench::BenchOptions {
@@ -259,6 +263,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 ticks,
                 skip_brute_force: no_brute_force,
                 open_field,
+                avoidance: !no_avoidance,
                 window,
                 ..crate::bench::BenchOptions::default()
             };

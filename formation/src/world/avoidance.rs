@@ -29,9 +29,9 @@ pub struct AvoidanceSettings {
     pub time_horizon: f32,
     /// Seconds ahead within which a unit's velocity must not reach a wall or obstacle edge.
     pub obstacle_time_horizon: f32,
-    /// Farthest a neighbour is looked for, metres from the unit's centre (the search also
-    /// stops at what the horizon can reach: both radii plus the horizon's travel at the
-    /// unit's and the fastest unit's top speeds).
+    /// Farthest a neighbour is looked for, metres of gap between the unit and the largest
+    /// unit touching it (the search also stops at what the horizon can reach: the horizon's
+    /// travel at the unit's and the fastest unit's top speeds).
     pub neighbour_distance: f32,
     /// Most neighbours a unit avoids at once (the nearest ones).
     pub max_neighbours: u32,
@@ -46,7 +46,7 @@ impl Default for AvoidanceSettings {
             enabled: true,
             time_horizon: 2.0,
             obstacle_time_horizon: 0.5,
-            neighbour_distance: 8.0,
+            neighbour_distance: 4.0,
             max_neighbours: 10,
             right_hand: 1.0,
         }
@@ -124,6 +124,8 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) groups: &'a [u32],
     /// Per group: whether its formation opens a lane through standing ones this tick.
     pub(super) opens_lane: &'a [bool],
+    /// Per group: whether another top-level formation is near it this tick.
+    pub(super) in_traffic: &'a [bool],
     /// Per unit: its key.
     pub(super) ids: &'a [crate::ids::UnitId],
     /// Largest radius and top speed of any unit.
@@ -174,15 +176,17 @@ impl AvoidanceInput<'_> {
             return None;
         };
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        // A formation far from every other has no one to avoid: no search.
+        if group != NO_GROUP && !self.in_traffic.get(group as usize).copied().unwrap_or(true) {
+            return None;
+        }
         let opens_lane = |g: u32| self.opens_lane.get(g as usize).copied().unwrap_or(false);
         let mover = opens_lane(group);
         let (max_radius, fastest) = self.limits;
         let horizon = self.params.time_horizon;
-        let reach = (body.radius + max_radius + horizon * (body.max_speed + fastest)).min(
-            self.settings
-                .neighbour_distance
-                .max(body.radius + max_radius),
-        );
+        let touch = body.radius + max_radius;
+        let reach = touch
+            + (horizon * (body.max_speed + fastest)).min(self.settings.neighbour_distance.max(0.0));
         let cap = (self.settings.max_neighbours as usize).min(NEIGHBOURS_CAP);
         let AvoidanceBuffers {
             nearest,
@@ -273,7 +277,9 @@ impl AvoidanceInput<'_> {
             from: w.from,
             to: w.to,
         }));
-        if neighbours.is_empty() && segments.is_empty() {
+        // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
+        // the choice only among other units.
+        if nearest.is_empty() {
             return None;
         }
         let agent = OrcaAgent {

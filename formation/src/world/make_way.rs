@@ -38,6 +38,9 @@ const MOVING_SPEED: f32 = 0.2;
 const PASS_HORIZON: f32 = 6.0;
 /// Lateral room (metres) left between two formations passing each other.
 const PASS_MARGIN: f32 = 1.0;
+/// Metres added to the avoidance's neighbour distance when telling which top-level formations
+/// are near each other (members stray a little from their slots).
+const TRAFFIC_SLACK: f32 = 4.0;
 /// Time constant (seconds) of the anchor's sidestep to its right.
 const PASS_TIME: f32 = 1.5;
 
@@ -74,6 +77,7 @@ impl World {
             units,
             formations,
             scratch,
+            settings,
             ..
         } = self;
         let Scratch {
@@ -82,6 +86,7 @@ impl World {
             order,
             tallies,
             group_opens_lane,
+            group_in_traffic,
             ..
         } = scratch;
         // The anchors moved and the extents were re-tallied since `plan_passing`.
@@ -96,6 +101,13 @@ impl World {
                 *g = a.lane.is_some();
             }
         }
+        // Which are near another one: only their units look for units to avoid.
+        group_in_traffic.clear();
+        group_in_traffic.resize(roots.len(), false);
+        index.mark_near_pairs(
+            settings.avoidance.neighbour_distance + TRAFFIC_SLACK,
+            group_in_traffic,
+        );
         // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far
         // lanes have moved its units' targets out of their tallied circle so far (moved
         // targets lie within the circle grown by that).

@@ -32,6 +32,8 @@ pub struct Scratch {
     /// Per top-level formation (by its place among the roots): whether it opens a lane
     /// through the others this tick (see `world/make_way.rs`).
     pub(crate) group_opens_lane: Vec<bool>,
+    /// Per top-level formation: whether another one is near enough for its units to avoid.
+    pub(crate) group_in_traffic: Vec<bool>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
     pub(crate) velocities: Vec<Vec2>,
     /// The single-thread avoidance's buffers.

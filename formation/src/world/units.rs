@@ -90,6 +90,7 @@ impl World {
             near_walls,
             groups,
             group_opens_lane,
+            group_in_traffic,
             velocities,
             avoidance,
             watched,
@@ -145,6 +146,7 @@ impl World {
             radii,
             groups,
             opens_lane: group_opens_lane,
+            in_traffic: group_in_traffic,
             ids,
             limits: (max_radius, fastest),
         });

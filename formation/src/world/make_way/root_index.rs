@@ -163,6 +163,29 @@ impl RootIndex {
         true
     }
 
+    /// Sets `near[root]` for every root whose bounding circle comes within `margin` of another
+    /// root's (a sweep along the entries' x order: near-linear in the roots).
+    pub(super) fn mark_near_pairs(&self, margin: f32, near: &mut [bool]) {
+        let entries = &self.entries;
+        for (k, a) in entries.iter().enumerate() {
+            let ra = a.half_extent.length();
+            let window = ra + self.max_reach + margin;
+            for b in entries.get(k + 1..).unwrap_or(&[]) {
+                if b.position.x - a.position.x > window {
+                    break;
+                }
+                let reach = ra + b.half_extent.length() + margin;
+                if (b.position - a.position).length_squared() <= reach * reach {
+                    for r in [a.root, b.root] {
+                        if let Some(n) = near.get_mut(r as usize) {
+                            *n = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Sorts the entries by (x, key) and measures the largest reach and speed.
     fn sorted(&mut self) {
         sort_by_x(&mut self.entries);
