@@ -217,11 +217,11 @@ fn corner_kick_runners_follow_their_tracks_and_the_play_chains_to_reset() {
     // tracks by up to a couple of metres while they pass.
     assert!(max < 3.0, "{max}");
     // The mark is computed before the defender's own step of the tick: within a tick's
-    // movement of the exact goal-side point.
+    // movement at top speed (3 m/s, 0.1 m a tick) of the exact goal-side point.
     let marker = marker_errors.iter().copied().fold(0.0, f32::max);
     eprintln!("marker target off by at most {marker:.4}");
     assert!(
-        !marker_errors.is_empty() && marker < 0.05,
+        !marker_errors.is_empty() && marker < 0.1,
         "marking target off by {marker}"
     );
     // near_post lasts 2 + 5 s; reset 4 s more.
