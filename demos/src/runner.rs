@@ -189,6 +189,11 @@ impl Runner {
         &self.world
     }
 
+    /// Records unit `id`'s avoidance each tick (see `World::watch_unit`), for inspecting it.
+    pub fn watch_unit(&mut self, id: Option<UnitId>) {
+        self.world.watch_unit(id);
+    }
+
     /// Ticks run (including those before a restored snapshot).
     pub fn tick(&self) -> u64 {
         self.tick

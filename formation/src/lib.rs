@@ -18,4 +18,7 @@ pub use error::WorldError;
 pub use formation::{Formation, FormationSettings, FormationSpec, Member, Motion, SlotTarget};
 pub use ids::{FormationId, UnitId};
 pub use order::Order;
-pub use world::{MAX_PENETRATION_ITERATIONS, Unit, World, WorldSettings};
+pub use world::{
+    AvoidanceReport, AvoidanceSettings, Binding, MAX_PENETRATION_ITERATIONS, Unit, World,
+    WorldSettings,
+};

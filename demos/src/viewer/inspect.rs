@@ -63,6 +63,9 @@ pub struct Inspection {
     pub decision: Option<Vec2>,
     /// What it is doing, in words.
     pub behaviour: String,
+    /// Its avoidance in the last tick (when the world was watching it): the velocity it
+    /// preferred, the one it chose and what bound the choice.
+    pub avoidance: Option<cohort_formation::AvoidanceReport>,
 }
 
 /// Keeps the context steering state of the picked unit between ticks.
@@ -148,7 +151,14 @@ impl Inspector {
             }
             None => (Vec::new(), Vec::new(), None),
         };
-        let behaviour = describe(world, unit, &forces);
+        let avoidance = world
+            .avoidance_report()
+            .filter(|&(id, _)| id == unit)
+            .map(|(_, r)| r);
+        let mut behaviour = describe(world, unit, &forces);
+        if let Some(r) = avoidance {
+            behaviour.push_str(&avoidance_words(&r));
+        }
         Some(Inspection {
             unit,
             body,
@@ -160,6 +170,7 @@ impl Inspector {
             danger,
             decision,
             behaviour,
+            avoidance,
         })
     }
 
@@ -287,6 +298,26 @@ fn separation(world: &World, me: UnitId, body: &Body) -> Vec2 {
 }
 
 /// The unit's behaviour in words: its formation's motion, then what its steering is busy with.
+/// The avoidance of the last tick in words: what bound it, preferred and chosen velocity.
+fn avoidance_words(r: &cohort_formation::AvoidanceReport) -> String {
+    use cohort_formation::Binding;
+    let by = match r.binding {
+        None => return String::new(),
+        Some(Binding::Unit(u)) => format!("unit {u:?}"),
+        Some(Binding::Edge { from, to }) => format!(
+            "edge ({:.1}, {:.1})-({:.1}, {:.1})",
+            from.x, from.y, to.x, to.y
+        ),
+        Some(Binding::Obstacle { center }) => {
+            format!("obstacle at ({:.1}, {:.1})", center.x, center.y)
+        }
+    };
+    format!(
+        "; avoiding {by}: preferred ({:.2}, {:.2}) m/s, chose ({:.2}, {:.2})",
+        r.preferred.x, r.preferred.y, r.chosen.x, r.chosen.y
+    )
+}
+
 fn describe(world: &World, unit: UnitId, forces: &ForceParts) -> String {
     let Some(u) = world.unit(unit) else {
         return String::from("dead");
@@ -329,6 +360,56 @@ mod tests {
     use cohort_formation::pattern::{Pattern, PatternKind};
     use cohort_formation::{FormationSpec, Member};
     use cohort_pathing::Map;
+
+    /// Two units of formations of their own walk at each other: the watched one's panel says
+    /// which unit bound its avoidance, with the velocity it preferred and the one it chose.
+    #[test]
+    fn inspection_shows_the_avoidance_of_a_watched_unit() {
+        let map = Map {
+            max: glam::Vec2::new(60.0, 40.0),
+            ..Map::default()
+        };
+        let mut world = World::new(map, Default::default(), 1).expect("world");
+        let mut ids = Vec::new();
+        for (x, facing) in [(20.0, Vec2::X), (40.0, -Vec2::X)] {
+            let spec = FormationSpec {
+                pattern: Pattern::for_radius(PatternKind::Line, 0.5),
+                ..FormationSpec::default()
+            };
+            let at = Vec2::new(x, 20.0);
+            let f = world
+                .create_formation(spec, None, at, facing)
+                .expect("formation");
+            let b = Body::new(at, 0.5, 3.0, 6.0).expect("body");
+            let id = world.add_unit(b).expect("unit");
+            world.add_member(f, Member::Unit(id)).expect("member");
+            let goal = at + facing * 20.0;
+            world
+                .order(f, cohort_formation::Order::move_to(goal))
+                .expect("order");
+            ids.push(id);
+        }
+        world.watch_unit(Some(ids[0]));
+        let mut inspector = Inspector::new();
+        let mut bound = None;
+        for _ in 0..150 {
+            world.step(1.0 / 30.0);
+            let seen = inspector
+                .inspect(&world, ids[0], 1.0 / 30.0)
+                .expect("alive");
+            if let Some(r) = seen.avoidance.filter(|r| r.binding.is_some()) {
+                bound = Some((r, seen.behaviour));
+                break;
+            }
+        }
+        let (report, words) = bound.expect("the oncoming unit bound the watched one's avoidance");
+        assert_eq!(
+            report.binding,
+            Some(cohort_formation::Binding::Unit(ids[1]))
+        );
+        assert_ne!(report.preferred, report.chosen);
+        assert!(words.contains("avoiding unit"), "{words}");
+    }
 
     #[test]
     fn inspection_points_forces_and_interest_at_the_slot() {

@@ -220,6 +220,7 @@ impl Session {
     /// there is none.
     pub fn pick_at(&mut self, at: Vec2, slack: f32) {
         self.picked = self.unit_at(at, slack);
+        self.runner.watch_unit(self.picked);
         if let Some(f) = self
             .picked
             .and_then(|u| self.runner.world().unit(u)?.formation)
