@@ -1,4 +1,4 @@
-//! Degenerate and hostile input to the `World` (issue 9): empty and single-unit formations,
+//! Degenerate and hostile input to the `World`: empty and single-unit formations,
 //! clumps, units and goals inside obstacles, unreachable goals, disconnected and empty
 //! navgraphs, bad time steps, bad patterns, bad values. Each test states the defined
 //! behaviour it checks; `docs/robustness.md` lists them all.

@@ -1,4 +1,4 @@
-//! Faults while formations move (issue 9): half a platoon killed, a whole squad removed or
+//! Faults while formations move: half a platoon killed, a whole squad removed or
 //! wiped out, reinforcements joining, the navgraph replaced. After every step the formation
 //! tree is consistent (see `robustness_support::check_membership`), and every survivor
 //! arrives at its slot at the goal.

@@ -1,4 +1,4 @@
-//! Hostile path queries (issue 9): starts and goals outside the bounds, inside obstacles, NaN
+//! Hostile path queries: starts and goals outside the bounds, inside obstacles, NaN
 //! or infinite; negative, NaN and huge radii and clearances; empty navgraphs. `find_path`
 //! returns a path or a typed error, never panics, and every path it returns is finite,
 //! starts and ends on free ground, and is the same when asked twice.

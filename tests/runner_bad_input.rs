@@ -124,7 +124,7 @@ fn fuzzed_texts_never_panic() {
     }
 }
 
-// ---- Hostile files (issue 9): truncated, deeply nested, enormous, NaN and infinities,
+// ---- Hostile files: truncated, deeply nested, enormous, NaN and infinities,
 // counts meant to exhaust memory. Each is refused with a clear error, never a panic, a stack
 // overflow or a huge allocation.
 

@@ -1,4 +1,4 @@
-//! Property tests over random worlds (issue 9): random maps, formation trees of every pattern,
+//! Property tests over random worlds: random maps, formation trees of every pattern,
 //! units of three sizes and speeds, orders at random ticks, casualties, reinforcements,
 //! members leaving and formations being removed, the navgraph replaced (or emptied), and a
 //! save and restore through a snapshot mid-run. After every step: nothing panics, every value is finite, nobody is faster than its

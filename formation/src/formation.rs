@@ -63,7 +63,7 @@ pub struct FormationSettings {
     /// Experimental: it keeps two or three formations out of each other's ranks (see
     /// `tests/formation_queueing.rs`), but in the 100,000-unit army bench it starves
     /// platoons that join a stream of others (they wait for the whole stream) and turns
-    /// rows of platoons into single-file columns (see `docs/performance.md`, "Session 8").
+    /// rows of platoons into single-file columns (see `docs/performance.md`).
     pub follow_gap: f32,
 }
 

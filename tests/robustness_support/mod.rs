@@ -1,4 +1,4 @@
-//! Shared checks of the robustness tests: the world invariants of issue 9, measured on a
+//! Shared checks of the robustness tests: the world invariants, measured on a
 //! [`World`] after a step, and small builders.
 #![allow(dead_code)]
 

@@ -250,7 +250,7 @@ impl World {
     /// list, then units), and with 100,000 units each link is a trip to memory that nothing
     /// overlaps; called one top-level formation ahead, the tally and this walk together take
     /// 19.4 % of the 100,000-unit tick where the tally alone took 25.4 % (see
-    /// `docs/performance.md`, "Session 6"). Stable Rust has no safe prefetch instruction, so
+    /// `docs/performance.md`). Stable Rust has no safe prefetch instruction, so
     /// the walks load the lines and return a sum of what they read, for the caller to hand to
     /// `std::hint::black_box`. It changes no state.
     fn read_ahead(&self, order: &[FormationId]) -> u32 {

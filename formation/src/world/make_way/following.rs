@@ -6,12 +6,12 @@
 //! together, and only where their headings meet close ahead does the one further from the
 //! meeting point wait. (Before, a neighbour a metre ahead in the next lane counted as ahead,
 //! with a negative gap and so a cap of zero: in the army bench whole rows stood still behind
-//! such a neighbour, a chain of 14 to 26 platoons; `docs/performance.md`, "Session 9".)
+//! such a neighbour, a chain of 14 to 26 platoons; `docs/performance.md`.)
 //!
 //! Without it, rows of platoons that meet at the end of a wall all make for the same point:
 //! the make-way lanes of each push the others' members aside into a third, and the crowd
 //! never clears (the army bench's 100,000 units stood in such jams at a dozen wall ends; see
-//! `docs/performance.md`, "Session 8").
+//! `docs/performance.md`).
 
 use cohort_steering::Vec2;
 
