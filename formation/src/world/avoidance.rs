@@ -160,12 +160,12 @@ impl AvoidanceInput<'_> {
     /// horizons. `near_walls` and `near_obstacles` are the static geometry steering found
     /// around the unit. Returns the chosen velocity and what bound it.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn choose<S: cohort_steering::grid::NeighbourSearch>(
+    pub(super) fn choose(
         &self,
         i: usize,
         body: &Body,
         preferred: Vec2,
-        search: &S,
+        search: &super::units::Search<'_>,
         near_walls: &[Wall],
         near_obstacles: &[CircleObstacle],
         buffers: &mut AvoidanceBuffers,

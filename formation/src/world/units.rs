@@ -290,28 +290,16 @@ impl SteerContext<'_> {
         let mass = if body.mass > 0.0 { body.mass } else { 1.0 };
         let force = truncate(force, body.max_force);
         let preferred = truncate(velocity + force / mass * PREFERENCE_TIME, body.max_speed);
-        let choice = match self.search {
-            Search::Grid(g) => avoid.choose(
-                i,
-                body,
-                preferred,
-                g,
-                near_walls,
-                near_obstacles,
-                buffers,
-                dt,
-            ),
-            Search::Brute(b) => avoid.choose(
-                i,
-                body,
-                preferred,
-                b,
-                near_walls,
-                near_obstacles,
-                buffers,
-                dt,
-            ),
-        };
+        let choice = avoid.choose(
+            i,
+            body,
+            preferred,
+            &self.search,
+            near_walls,
+            near_obstacles,
+            buffers,
+            dt,
+        );
         if let Some((id, report)) = watched.as_mut() {
             if self.ids.get(i) == Some(id) {
                 *report = AvoidanceReport {
@@ -465,9 +453,20 @@ impl FreeZone {
 /// The units by position at the start of the steering stage: the neighbour grid, or the
 /// brute-force search that stands in for it when measuring the grid's speed-up.
 #[derive(Clone, Copy)]
-enum Search<'a> {
+pub(super) enum Search<'a> {
     Grid(&'a CellGrid),
     Brute(&'a BruteForceSearch),
+}
+
+impl Search<'_> {
+    /// Every unit within `radius` of `center`: its index and position.
+    #[inline]
+    pub(super) fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, f: F) {
+        match self {
+            Search::Grid(g) => g.for_each_in_radius(center, radius, f),
+            Search::Brute(b) => b.for_each_in_radius(center, radius, f),
+        }
+    }
 }
 
 fn ensure_grid(s: &mut Scratch, terrain: &Terrain, cell: f32) {
