@@ -200,6 +200,10 @@ pub struct Formation {
     /// in the way; updated every tick).
     #[serde(default)]
     pub(crate) follow_speed: Option<f32>,
+    /// The formation it gives way to where their paths meet (`None` when it has right of way;
+    /// updated every tick).
+    #[serde(default)]
+    pub(crate) give_way: Option<FormationId>,
 }
 
 fn zero() -> Vec2 {
@@ -241,6 +245,7 @@ impl Formation {
             half_extent: Vec2::ZERO,
             pass_velocity: Vec2::ZERO,
             follow_speed: None,
+            give_way: None,
         }
     }
 
@@ -269,5 +274,22 @@ impl Formation {
     /// Whether the formation has stopped at its goal (or was never moved).
     pub fn is_holding(&self) -> bool {
         self.motion == Motion::Holding
+    }
+
+    /// The formation this one gives way to where their paths meet (it goes first, and this
+    /// one stops short of the meeting until it has passed), if any.
+    pub fn gives_way_to(&self) -> Option<FormationId> {
+        self.give_way
+    }
+
+    /// Whether the formation holds its speed down this tick: queueing behind a formation ahead
+    /// of it, or giving way.
+    pub fn is_waiting(&self) -> bool {
+        self.follow_speed.is_some()
+    }
+
+    /// Whether the formation is sidestepping this tick to keep right of an oncoming one.
+    pub fn is_keeping_right(&self) -> bool {
+        self.pass_velocity != Vec2::ZERO
     }
 }

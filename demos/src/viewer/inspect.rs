@@ -351,7 +351,39 @@ fn describe(world: &World, unit: UnitId, forces: &ForceParts) -> String {
     } else {
         ""
     };
-    format!("{motion}; {doing}{crowded}")
+    let traffic = formation
+        .map(|f| traffic_words(world, f))
+        .unwrap_or_default();
+    format!("{motion}{traffic}; {doing}{crowded}")
+}
+
+/// What the unit's top-level formation is doing about other formations: giving way, queueing,
+/// keeping right, closed up for a narrow passage (empty when none of these).
+fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
+    let mut root = f;
+    // Bounded: a formation tree is never deeper than the formations in it.
+    for _ in 0..world.formations().count() {
+        match root.parent.and_then(|p| world.formation(p)) {
+            Some(p) => root = p,
+            None => break,
+        }
+    }
+    let mut words = String::new();
+    if let Some(other) = root.gives_way_to() {
+        let name = world
+            .formation(other)
+            .map_or("another", |o| o.name.as_str());
+        words.push_str(&format!(", giving way to {name}"));
+    } else if root.is_waiting() {
+        words.push_str(", queueing");
+    }
+    if root.is_keeping_right() {
+        words.push_str(", keeping right");
+    }
+    if root.in_column {
+        words.push_str(", closed up for a narrow passage");
+    }
+    words
 }
 
 #[cfg(test)]

@@ -36,6 +36,11 @@ pub const MIN_SPACING: f32 = 1.0e-6;
 /// Spacing between neighbouring slot centres used by [`Pattern::for_radius`], in unit radii
 /// (3 radii: a gap of one radius between neighbours).
 pub const DEFAULT_SPACING_RADII: f32 = 3.0;
+/// Spacing, in unit radii, a formation closes up to when it narrows for a passage
+/// ([`ValidPattern::narrowed`]): half a radius between neighbours.
+pub const CLOSED_SPACING_RADII: f32 = 2.5;
+/// Room, in unit radii, a narrowed formation leaves between its outer files and the walls.
+pub const CLOSED_MARGIN_RADII: f32 = 1.0;
 
 /// What a slot is for; assignment prefers members whose role matches (see
 /// [`Role::accepts`]).
@@ -128,6 +133,10 @@ pub enum PatternKind {
     EchelonRight,
     /// A filled block: rows of `ceil(sqrt(n))` abreast from the front, the last row centred.
     Box,
+    /// A filled block of a fixed width: rows of this many abreast (at least 1) from the front,
+    /// the last row centred. `Ranks(1)` is a column; formations close up into ranks to pass
+    /// a passage narrower than their pattern.
+    Ranks(u16),
     /// Members facing outward on a ring whose radius keeps the spacing (up to 16 members);
     /// larger counts become concentric rings one spacing apart (innermost radius two
     /// spacings), each holding a share proportional to its circumference: 100 members make 5
@@ -193,6 +202,13 @@ impl Pattern {
                 what: "unit_radius",
                 expected: "at most 1e4",
                 value: self.unit_radius,
+            });
+        }
+        if self.kind == PatternKind::Ranks(0) {
+            return Err(PatternError::BadValue {
+                what: "kind",
+                expected: "Ranks of at least 1 abreast",
+                value: 0.0,
             });
         }
         let mut valid = self.clone();
@@ -291,6 +307,45 @@ impl ValidPattern {
         ValidPattern(Pattern {
             kind: PatternKind::Column,
             spacing: self.0.spacing,
+            unit_radius: self.0.unit_radius,
+        })
+    }
+
+    /// The closest-packed block of `count` members of radius `unit_radius` that fits a passage
+    /// `width` wide: rows of as many abreast as fit ([`PatternKind::Ranks`]) at the smaller of
+    /// this pattern's spacing and [`CLOSED_SPACING_RADII`] unit radii, leaving
+    /// [`CLOSED_MARGIN_RADII`] radii of room, never wider than this pattern's own width, at
+    /// least one abreast (a column) however narrow the passage.
+    pub fn narrowed(&self, count: usize, width: f32, unit_radius: f32) -> ValidPattern {
+        let r = if unit_radius.is_finite() && unit_radius > 0.0 {
+            unit_radius
+        } else {
+            self.0.unit_radius
+        };
+        let spacing = if r > 0.0 {
+            self.0.spacing.min(CLOSED_SPACING_RADII * r)
+        } else {
+            self.0.spacing
+        };
+        let room = width - 2.0 * r - CLOSED_MARGIN_RADII * r;
+        let fit = if room.is_finite() && room > 0.0 {
+            (room / spacing) as usize + 1
+        } else {
+            1
+        };
+        let own = self.extent(count).y - 2.0 * self.0.unit_radius;
+        let own = if own.is_finite() && own > 0.0 {
+            (own / spacing) as usize + 1
+        } else {
+            1
+        };
+        let abreast = fit
+            .min(own)
+            .min(count.max(1))
+            .clamp(1, usize::from(u16::MAX));
+        ValidPattern(Pattern {
+            kind: PatternKind::Ranks(abreast as u16),
+            spacing,
             unit_radius: self.0.unit_radius,
         })
     }

@@ -72,8 +72,11 @@ pub(super) fn emit(kind: &PatternKind, s: f32, count: usize, f: &mut impl FnMut(
             }
         }
         PatternKind::FingerFour => finger_four(s, count, f),
-        PatternKind::Box => {
-            let cols = ceil_sqrt(count).max(1);
+        PatternKind::Box | PatternKind::Ranks(_) => {
+            let cols = match kind {
+                PatternKind::Ranks(k) => usize::from(*k).max(1),
+                _ => ceil_sqrt(count).max(1),
+            };
             for i in 0..count {
                 let (row, col) = (i / cols, i % cols);
                 let in_row = cols.min(count - row * cols);

@@ -131,7 +131,25 @@ impl World {
         let from = f.anchor.position;
         let jump = self.formation_jump_ability(id);
         // Small obstacles do not bend the anchor's path (members steer round them).
-        let plan = self.plan_formation_path(from, goal, half_width, unit_radius, jump);
+        let mut plan = self.plan_formation_path(from, goal, half_width, unit_radius, jump);
+        // No path keeps the pattern's half-width: the formation closes up into ranks for the
+        // narrow stretches (see `narrows.rs`). A path down the middle of the passages lets
+        // those ranks be as wide as the passages, where one hugging the corners at a unit's
+        // clearance leaves room for a column only; so ask for half the clearance, and half
+        // again, while that still leaves room for two abreast, and take the first path that
+        // keeps it without going much further.
+        let mut want = 0.5 * half_width;
+        while narrowest(&plan) + 1e-3 < half_width && want >= NARROW_MIN_RADII * unit_radius {
+            let alt = self.plan_formation_path(from, goal, want, unit_radius, jump);
+            if narrowest(&alt) + 1e-3 >= want
+                && alt.points.last() == plan.points.last()
+                && length(&alt.points) <= NARROW_DETOUR * length(&plan.points)
+            {
+                plan = alt;
+                break;
+            }
+            want *= 0.5;
+        }
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
@@ -155,6 +173,7 @@ impl World {
         f.speed_factor = f.speed_factor.clamp(0.0, 1.0);
     }
 
+    /// The radius of the largest unit in the formation's subtree (0.5 when it has none).
     pub(super) fn largest_radius(&self, id: FormationId) -> f32 {
         let mut r: f32 = 0.0;
         if let Some(f) = self.formations.get(id) {
@@ -388,4 +407,21 @@ impl MemberTally {
             if n > 0 { self.lag / n as f32 } else { 0.0 },
         )
     }
+}
+
+/// Least clearance asked for a narrowed formation's path, in unit radii: room for two
+/// abreast (two radii each, a closed-up spacing between them and a margin).
+const NARROW_MIN_RADII: f32 = 2.75;
+/// How much longer than the shortest path a path down the middle of the passages may be.
+const NARROW_DETOUR: f32 = 1.25;
+
+/// The least clearance along a plan's legs (0 for none).
+fn narrowest(plan: &super::terrain::PathPlan) -> f32 {
+    let least = plan.clearance.iter().copied().fold(f32::INFINITY, f32::min);
+    if least.is_finite() { least } else { 0.0 }
+}
+
+/// The length of a polyline.
+fn length(points: &[Vec2]) -> f32 {
+    points.windows(2).map(|w| (w[1] - w[0]).length()).sum()
 }

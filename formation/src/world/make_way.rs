@@ -9,6 +9,9 @@
 //!   changes in the unit stage: members simply steer to the moved slots.
 //! - **Queueing.** A moving top-level formation with another one ahead of it in its lane,
 //!   going its way, keeps a gap behind it (see `make_way/following.rs`).
+//! - **Right of way.** Of two moving top-level formations whose paths meet ahead at an angle
+//!   (crossing, or converging on one gap), the one that gets there first goes first and the
+//!   other stops short until it has passed (see `make_way/right_of_way.rs`).
 //! - **No head-on deadlock.** A moving top-level formation that sees another one coming the
 //!   other way with overlapping lanes steers its anchor to its right, just enough for both to
 //!   pass (each takes half, each to its own right), and rejoins its path afterwards.
@@ -20,6 +23,7 @@ use super::scratch::Scratch;
 use crate::formation::Member;
 
 mod following;
+mod right_of_way;
 mod root_index;
 
 use root_index::RootEntry;
@@ -64,9 +68,15 @@ impl World {
                 None => Vec2::ZERO,
             };
             let follow = index.following_speed(a);
+            let give = index.give_way(a, formations);
+            let follow = match (follow, give) {
+                (Some(v), Some(g)) => Some(v.min(g.speed)),
+                (v, g) => v.or(g.map(|g| g.speed)),
+            };
             if let Some(f) = formations.get_mut(a.id) {
                 f.pass_velocity = v;
                 f.follow_speed = follow;
+                f.give_way = give.map(|g| g.to);
             }
         }
     }

@@ -1,5 +1,6 @@
-//! Narrow passages: where the path is narrower than the pattern, the formation marches as a
-//! column, and returns to its pattern after the passage.
+//! Narrow passages: where the path is narrower than the pattern, the formation closes up into
+//! ranks as wide as the passage allows (a column where only one fits), and returns to its
+//! pattern after the passage.
 
 use cohort_steering::Vec2;
 
@@ -8,8 +9,11 @@ use crate::formation::{Formation, Member, Motion};
 use crate::ids::FormationId;
 
 impl World {
-    /// Switches a moving top-level formation into a column ahead of a passage narrower than
-    /// its pattern, and back once the passage is behind it.
+    /// Closes a moving top-level formation up into ranks that fit ([`ValidPattern::narrowed`])
+    /// ahead of a passage narrower than its pattern, and opens it back out once the passage is
+    /// behind it.
+    ///
+    /// [`ValidPattern::narrowed`]: crate::ValidPattern::narrowed
     pub(super) fn switch_for_narrows(&mut self, id: FormationId) {
         let Some(f) = self.formations.get_mut(id) else {
             return;
@@ -22,7 +26,12 @@ impl World {
         let ahead = 0.5 * depth + 6.0;
         let narrow = path_narrower_near(f, ahead, depth + 2.0);
         if narrow && !f.in_column && f.motion == Motion::Moving {
-            f.pattern = f.base_pattern.as_column();
+            let width = self.passage_width_ahead(id, ahead, depth + 2.0);
+            let radius = self.largest_radius(id) + self.widest_child_half_width(id);
+            let Some(f) = self.formations.get_mut(id) else {
+                return;
+            };
+            f.pattern = f.base_pattern.narrowed(n, width, radius);
             f.in_column = true;
             f.needs_assignment = true;
         } else if f.in_column && (!narrow || f.motion != Motion::Moving) {
@@ -71,6 +80,47 @@ impl World {
             let p = f.anchor.slot_position(s.offset);
             map.clearance_capped(p, room + 0.01) >= room
         })
+    }
+
+    /// Width of the narrowest passage the formation's path leads through: twice the least
+    /// clearance along the narrow stretches that reach from `behind` behind its anchor to
+    /// `ahead` in front, sampled every half unit to each stretch's end (at most
+    /// [`MAX_WIDTH_SAMPLES`] samples in all). The anchor follows the path, so its clearance,
+    /// not the width of the open ground beside it, is what the ranks must fit.
+    fn passage_width_ahead(&mut self, id: FormationId, ahead: f32, behind: f32) -> f32 {
+        let small = self.settings.small_obstacle_radius;
+        let Self {
+            formations,
+            formation_nav,
+            terrain,
+            ..
+        } = self;
+        let Some(f) = formations.get(id) else {
+            return 0.0;
+        };
+        let map = formation_nav
+            .valid_map(terrain.map(), small)
+            .unwrap_or(terrain.valid_map());
+        let cap = 0.5 * f.base_pattern.width(f.members.len().max(1)) + 0.01;
+        let s = arc_length_at_anchor(f);
+        let mut least = cap;
+        let mut samples = 0usize;
+        for &(n0, n1) in &f.narrows {
+            if n1 < s - behind || n0 > s + ahead {
+                continue;
+            }
+            let (a, b) = (n0.max(s - behind), n1);
+            let steps = (((b - a) / 0.5).ceil() as usize).clamp(1, MAX_WIDTH_SAMPLES);
+            for k in 0..=steps {
+                if samples >= MAX_WIDTH_SAMPLES {
+                    break;
+                }
+                samples += 1;
+                let at = a + (b - a) * (k as f32 / steps as f32);
+                least = least.min(map.clearance_capped(point_at(&f.path, at), cap));
+            }
+        }
+        2.0 * least
     }
 
     /// Half the width of the widest sub-formation member (0 for a formation of units).
@@ -123,11 +173,38 @@ pub(super) fn narrow_stretches(
     }
 }
 
+/// Most clearance samples taken to measure a passage's width.
+const MAX_WIDTH_SAMPLES: usize = 512;
+
+/// The point at arc length `s` along `path` (its ends outside it).
+fn point_at(path: &[Vec2], s: f32) -> Vec2 {
+    let mut left = s.max(0.0);
+    for w in path.windows(2) {
+        let len = (w[1] - w[0]).length();
+        if left <= len && len > 0.0 {
+            return w[0].lerp(w[1], left / len);
+        }
+        left -= len;
+    }
+    path.last().copied().unwrap_or_default()
+}
+
 /// Whether a narrow stretch of the path lies within `ahead` in front of the anchor or `behind`
 /// behind it (arc length along the path).
 fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
     if f.narrows.is_empty() || f.path.len() < 2 {
         return false;
+    }
+    let s = arc_length_at_anchor(f);
+    f.narrows
+        .iter()
+        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
+}
+
+/// Arc length along the formation's path of its anchor's projection on the current leg.
+fn arc_length_at_anchor(f: &Formation) -> f32 {
+    if f.path.len() < 2 {
+        return 0.0;
     }
     let idx = f.path_index.clamp(1, f.path.len() - 1);
     let mut s = 0.0;
@@ -136,10 +213,7 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
     }
     let (a, b) = (f.path[idx - 1], f.path[idx]);
     let dir = (b - a).normalize_or_zero();
-    s += (f.anchor.position - a)
+    s + (f.anchor.position - a)
         .dot(dir)
-        .clamp(0.0, (b - a).length());
-    f.narrows
-        .iter()
-        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
+        .clamp(0.0, (b - a).length())
 }

@@ -299,6 +299,11 @@ impl RootIndex {
         self.max_reach
     }
 
+    /// Largest anchor speed among the roots.
+    pub(super) fn max_speed(&self) -> f32 {
+        self.max_speed
+    }
+
     /// Calls `visit` with every other root in mover `a`'s `lane` ([`Lane::reaches`]).
     pub(super) fn for_each_in_way(
         &self,

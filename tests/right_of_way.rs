@@ -1,0 +1,151 @@
+//! Rules of the road between formations: two squads whose paths cross at right angles take
+//! turns (one gives way, never both, and both arrive without touching), and a formation closes
+//! up into ranks as wide as a passage narrower than its pattern instead of a column at its
+//! full spacing.
+
+use cohort::formation::pattern::{Pattern, PatternKind};
+use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
+use cohort::pathing::{Map, PolygonObstacle};
+use cohort::steering::{Body, Vec2};
+
+const DT: f32 = 0.1;
+const RADIUS: f32 = 0.5;
+
+/// A box squad of `n` at `at`, facing `facing`, ordered to `goal`.
+fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
+    let facing = (goal - at).normalize_or(Vec2::X);
+    let spec = FormationSpec {
+        pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
+        ..FormationSpec::default()
+    };
+    let f = world
+        .create_formation(spec, None, at, facing)
+        .expect("formation");
+    let side = (n as f32).sqrt().ceil() as usize;
+    for i in 0..n {
+        let offset = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
+        let p = at + offset - Vec2::splat(0.75 * side as f32);
+        let body = Body::new(p, RADIUS, 1.5, 3.0).expect("body");
+        let u = world.add_unit(body).expect("unit");
+        world.add_member(f, Member::Unit(u)).expect("member");
+    }
+    world.order(f, Order::move_to(goal)).expect("order");
+    f
+}
+
+/// Whether every member of `f` is within its radius of its slot and the formation holds.
+fn arrived(world: &World, f: FormationId) -> bool {
+    let Some(form) = world.formation(f) else {
+        return false;
+    };
+    form.is_holding()
+        && form.members.iter().all(|m| match *m {
+            Member::Unit(u) => world.unit(u).is_some_and(|u| {
+                u.slot_target
+                    .is_some_and(|t| (t.position - u.body.position).length() <= u.body.radius)
+            }),
+            Member::Formation(_) => true,
+        })
+}
+
+/// Deepest overlap of any two units, a fraction of the sum of their radii.
+fn deepest_overlap(world: &World) -> f32 {
+    let bodies: Vec<_> = world.units().map(|(_, u)| u.body).collect();
+    let mut deepest: f32 = 0.0;
+    for (i, a) in bodies.iter().enumerate() {
+        for b in &bodies[i + 1..] {
+            let sum = a.radius + b.radius;
+            deepest = deepest.max((sum - (a.position - b.position).length()) / sum);
+        }
+    }
+    deepest
+}
+
+/// Two squads of 16 whose straight paths cross at right angles at the same distance from
+/// both: exactly one of them gives way (to the other), they never wait for each other at the
+/// same time, and both arrive, without a pair of units overlapping more than 5 %.
+#[test]
+fn crossing_squads_take_turns_and_both_arrive() {
+    let map = Map {
+        max: Vec2::splat(120.0),
+        ..Map::default()
+    };
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let a = squad(
+        &mut world,
+        16,
+        Vec2::new(20.0, 60.0),
+        Vec2::new(100.0, 60.0),
+    );
+    let b = squad(
+        &mut world,
+        16,
+        Vec2::new(60.0, 20.0),
+        Vec2::new(60.0, 100.0),
+    );
+    let (mut gave, mut deepest) = ([false, false], 0.0f32);
+    let mut done = None;
+    for tick in 0..2400 {
+        world.step(DT);
+        let ways = [a, b].map(|f| world.formation(f).and_then(|f| f.gives_way_to()));
+        assert!(
+            !(ways[0] == Some(b) && ways[1] == Some(a)),
+            "both give way at tick {tick}"
+        );
+        gave[0] |= ways[0] == Some(b);
+        gave[1] |= ways[1] == Some(a);
+        deepest = deepest.max(deepest_overlap(&world));
+        if arrived(&world, a) && arrived(&world, b) {
+            done = Some(tick);
+            break;
+        }
+    }
+    assert!(done.is_some(), "not both arrived in 240 s");
+    assert!(gave[0] != gave[1], "exactly one gives way: {gave:?}");
+    assert!(deepest <= 0.05, "overlap {deepest:.3}");
+}
+
+/// A box of 25 at three radii's spacing (7.5 m wide) ordered through a 5 m gap in a wall
+/// closes up into ranks that fit (at most as wide as the gap, more than one abreast), not a
+/// column 36 m long, and arrives beyond it.
+#[test]
+fn a_formation_closes_up_into_ranks_for_a_narrow_gap() {
+    let mut map = Map {
+        max: Vec2::splat(120.0),
+        ..Map::default()
+    };
+    // A wall across x = 60 with a 5 m gap centred on y = 60.
+    for (y0, y1) in [(0.0, 57.5), (62.5, 120.0)] {
+        map.polygons.push(
+            PolygonObstacle::new(vec![
+                Vec2::new(59.0, y0),
+                Vec2::new(61.0, y0),
+                Vec2::new(61.0, y1),
+                Vec2::new(59.0, y1),
+            ])
+            .expect("polygon"),
+        );
+    }
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let f = squad(&mut world, 25, Vec2::new(30.0, 60.0), Vec2::new(95.0, 60.0));
+    let mut widest_ranks = 0u16;
+    let mut done = false;
+    for _ in 0..3000 {
+        world.step(DT);
+        let form = world.formation(f).expect("formation");
+        if form.in_column {
+            match form.pattern().kind() {
+                PatternKind::Ranks(k) => widest_ranks = widest_ranks.max(*k),
+                other => panic!("closed up into {other:?}"),
+            }
+            let width = form.pattern().width(form.members.len());
+            assert!(width <= 5.0, "ranks {width:.2} m wide for a 5 m gap");
+        }
+        if arrived(&world, f) {
+            done = true;
+            break;
+        }
+    }
+    assert!(widest_ranks >= 2, "closed up into {widest_ranks} abreast");
+    assert!(done, "did not arrive beyond the gap");
+}
