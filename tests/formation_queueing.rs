@@ -171,14 +171,14 @@ fn merge(follow_gap: f32) -> Outcome {
 #[test]
 fn formations_whose_paths_merge_take_turns() {
     let queued = merge(QUEUE_GAP);
-    let pressed = merge(0.0);
-    eprintln!("merge: queued {queued:?}, without queueing {pressed:?}");
-    assert!(queued.arrived.is_some(), "{queued:?}");
-    assert!(queued.closest > 2.0 * RADIUS, "{queued:?}");
-    assert!(
-        pressed.worst_slot_error > queued.worst_slot_error,
-        "{pressed:?}"
-    );
+    // Without queueing, right of way (their paths meet at an angle) makes them take turns.
+    let turns = merge(0.0);
+    eprintln!("merge: queued {queued:?}, by right of way alone {turns:?}");
+    for o in [&queued, &turns] {
+        assert!(o.arrived.is_some(), "{o:?}");
+        assert!(o.closest > 2.0 * RADIUS, "{o:?}");
+        assert!(o.worst_slot_error < 0.5, "{o:?}");
+    }
 }
 
 /// A formation all but standing still on its own (its units crawl at 5 cm/s) is not waited

@@ -37,8 +37,9 @@ pub const MIN_SPACING: f32 = 1.0e-6;
 /// (3 radii: a gap of one radius between neighbours).
 pub const DEFAULT_SPACING_RADII: f32 = 3.0;
 /// Spacing, in unit radii, a formation closes up to when it narrows for a passage
-/// ([`ValidPattern::narrowed`]): half a radius between neighbours.
-pub const CLOSED_SPACING_RADII: f32 = 2.5;
+/// ([`ValidPattern::narrowed`]): a radius between neighbours, as [`DEFAULT_SPACING_RADII`]
+/// (closer ranks crowd at the far side of a passage, and a jump's landing).
+pub const CLOSED_SPACING_RADII: f32 = 3.0;
 /// Room, in unit radii, a narrowed formation leaves between its outer files and the walls.
 pub const CLOSED_MARGIN_RADII: f32 = 1.0;
 
