@@ -37,9 +37,12 @@ pub const MIN_SPACING: f32 = 1.0e-6;
 /// (3 radii: a gap of one radius between neighbours).
 pub const DEFAULT_SPACING_RADII: f32 = 3.0;
 /// Spacing, in unit radii, a formation closes up to when it narrows for a passage
-/// ([`ValidPattern::narrowed`]): a radius between neighbours, as [`DEFAULT_SPACING_RADII`]
-/// (closer ranks crowd at the far side of a passage, and a jump's landing).
-pub const CLOSED_SPACING_RADII: f32 = 3.0;
+/// ([`ValidPattern::narrowed`]): half a radius between neighbours, but at least
+/// [`CLOSED_GAP`].
+pub const CLOSED_SPACING_RADII: f32 = 2.5;
+/// Least gap (world units) between closed-up neighbours: small units need room to walk
+/// whatever their size (closer, a squad crowds at a jump's landing).
+pub const CLOSED_GAP: f32 = 0.5;
 /// Room, in unit radii, a narrowed formation leaves between its outer files and the walls.
 pub const CLOSED_MARGIN_RADII: f32 = 1.0;
 
@@ -314,7 +317,8 @@ impl ValidPattern {
 
     /// The closest-packed block of `count` members of radius `unit_radius` that fits a passage
     /// `width` wide: rows of as many abreast as fit ([`PatternKind::Ranks`]) at the smaller of
-    /// this pattern's spacing and [`CLOSED_SPACING_RADII`] unit radii, leaving
+    /// this pattern's spacing and [`CLOSED_SPACING_RADII`] unit radii (a gap of at least
+    /// [`CLOSED_GAP`]), leaving
     /// [`CLOSED_MARGIN_RADII`] radii of room, never wider than this pattern's own width, at
     /// least one abreast (a column) however narrow the passage.
     pub fn narrowed(&self, count: usize, width: f32, unit_radius: f32) -> ValidPattern {
@@ -324,7 +328,9 @@ impl ValidPattern {
             self.0.unit_radius
         };
         let spacing = if r > 0.0 {
-            self.0.spacing.min(CLOSED_SPACING_RADII * r)
+            self.0
+                .spacing
+                .min((CLOSED_SPACING_RADII * r).max(2.0 * r + CLOSED_GAP))
         } else {
             self.0.spacing
         };
