@@ -98,8 +98,8 @@ fn an_open_field_has_no_obstacles_to_hold() {
 fn groups_are_top_level_formations_of_the_size_asked() {
     let report = run_bench(&BenchOptions {
         units: 100,
-        ticks: 2,
-        warmup: 2,
+        ticks: 3,
+        warmup: 20,
         skip_brute_force: true,
         group_size: Some(4),
         ..BenchOptions::default()
