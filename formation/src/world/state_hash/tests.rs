@@ -5,6 +5,9 @@ use cohort_steering::Vec2;
 use crate::army::{ArmySpec, build_army};
 use crate::world::{World, WorldSettings};
 
+/// A change made to a world.
+type Edit = Box<dyn Fn(&mut World)>;
+
 /// The next float up (one unit in the last place).
 fn ulp(v: &mut f32) {
     *v = f32::from_bits(v.to_bits() + 1);
@@ -56,7 +59,7 @@ fn one_ulp_of_a_units_velocity_changes_the_hash() {
 fn one_ulp_of_any_unit_value_changes_the_hash() {
     let world = marching();
     let (id, _) = world.units().nth(17).unwrap();
-    let edits: Vec<Box<dyn Fn(&mut World)>> = vec![
+    let edits: Vec<Edit> = vec![
         Box::new(move |w| ulp_vec(&mut w.units.motion[id].body.position)),
         Box::new(move |w| ulp_vec(&mut w.units.motion[id].body.heading)),
         Box::new(move |w| ulp(&mut w.units.motion[id].body.max_turn_rate)),
@@ -82,7 +85,7 @@ fn one_ulp_of_any_unit_value_changes_the_hash() {
 fn one_ulp_of_a_formation_field_changes_the_hash() {
     let world = marching();
     let (id, _) = world.formations().nth(3).unwrap();
-    let edits: Vec<Box<dyn Fn(&mut World)>> = vec![
+    let edits: Vec<Edit> = vec![
         Box::new(move |w| ulp(&mut w.formations[id].mean_lag)),
         Box::new(move |w| ulp(&mut w.formations[id].speed_factor)),
         Box::new(move |w| ulp_vec(&mut w.formations[id].anchor.velocity)),
@@ -105,7 +108,7 @@ fn one_ulp_of_a_formation_field_changes_the_hash() {
 #[test]
 fn the_tick_the_generator_and_the_settings_count() {
     let world = marching();
-    let edits: Vec<Box<dyn Fn(&mut World)>> = vec![
+    let edits: Vec<Edit> = vec![
         Box::new(|w| w.tick += 1),
         Box::new(|w| {
             w.rng.next_u32();
@@ -116,7 +119,7 @@ fn the_tick_the_generator_and_the_settings_count() {
 }
 
 /// Each edit changes the hash, and no two edits give the same one.
-fn assert_all_differ(world: &World, edits: &[Box<dyn Fn(&mut World)>]) {
+fn assert_all_differ(world: &World, edits: &[Edit]) {
     let mut seen = vec![world.state_hash()];
     for (i, edit) in edits.iter().enumerate() {
         let mut w = world.clone();
