@@ -10,12 +10,15 @@
 //! `/proc/self/status`, Linux only) is printed beside it for comparison; it also counts the
 //! binary, the allocator's slack and the brute-force copy of the world.
 
-use std::fmt;
 use std::time::Instant;
 
-use cohort_formation::army::{ArmySpec, build_army};
+use cohort_formation::army::{ArmySpec, MAX_GROUP_SIZE, build_army};
 use cohort_formation::{World, WorldSettings};
 use serde::Serialize;
+
+mod display;
+#[cfg(test)]
+mod tests;
 
 /// Largest army `cohort bench` builds.
 pub const MAX_BENCH_UNITS: usize = 1_000_000;
@@ -65,6 +68,9 @@ pub struct BenchOptions {
     /// Also time every run of this many ticks on its own (`None`: the whole run only), to see
     /// how the cost changes along the march.
     pub window: Option<u64>,
+    /// Units per top-level formation (`None`: squads in platoons; see
+    /// [`ArmySpec::group_size`]).
+    pub group_size: Option<usize>,
 }
 
 impl Default for BenchOptions {
@@ -78,6 +84,7 @@ impl Default for BenchOptions {
             open_field: false,
             avoidance: true,
             window: None,
+            group_size: None,
         }
     }
 }
@@ -108,6 +115,11 @@ pub struct BenchReport {
     pub open_field: bool,
     /// Whether units avoided each other.
     pub avoidance: bool,
+    /// Units per top-level formation, when the army was grouped so (`null`: squads in
+    /// platoons).
+    pub group_size: Option<usize>,
+    /// Formations in the world (top-level and nested).
+    pub formations: usize,
     /// Nanoseconds per unit per tick (all layers).
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
@@ -188,6 +200,16 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             value: options.ticks,
         });
     }
+    if let Some(n) = options
+        .group_size
+        .filter(|n| !(1..=MAX_GROUP_SIZE).contains(n))
+    {
+        return Err(BenchError::OutOfRange {
+            what: "--group-size",
+            range: format!("1..={MAX_GROUP_SIZE}"),
+            value: n as u64,
+        });
+    }
     if options.window == Some(0) {
         return Err(BenchError::OutOfRange {
             what: "--window",
@@ -201,6 +223,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         units: options.units,
         seed: options.seed,
         obstacles: !options.open_field,
+        group_size: options.group_size,
         ..ArmySpec::default()
     };
     // The heap of the terrain alone (map, navigation graph, geometry index), to leave out of
@@ -273,6 +296,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             .and_then(|t| t.try_elapsed().ok())
             .map(|d| d.as_nanos() as f64);
     });
+    let formations = world.formations().count();
     let (state_hash_ns_per_unit, state_hash_allocations) = time_state_hash(&world);
     let snapshot = time_snapshot(&mut world)?;
     drop(world);
@@ -297,6 +321,8 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         warmup_ticks: options.warmup,
         open_field: options.open_field,
         avoidance: options.avoidance,
+        group_size: options.group_size,
+        formations,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
         cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns / unit_ticks),
@@ -368,215 +394,5 @@ impl BenchReport {
     /// The report as one JSON object.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
-    }
-}
-
-impl fmt::Display for BenchReport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
-        writeln!(
-            f,
-            "standard army{}{}: {} units, {} ticks timed after {} warm-up ticks (dt {BENCH_DT} s)",
-            if self.open_field {
-                " on an open field"
-            } else {
-                ""
-            },
-            if self.avoidance {
-                ""
-            } else {
-                " without avoidance"
-            },
-            self.units,
-            self.ticks,
-            self.warmup_ticks
-        )?;
-        writeln!(f, "  ns per unit-tick      {:>10.1}", self.ns_per_unit_tick)?;
-        writeln!(f, "  ms per tick           {:>10.3}", self.ms_per_tick)?;
-        if let Some(cpu) = self.cpu_ns_per_unit_tick {
-            writeln!(f, "  CPU ns per unit-tick  {cpu:>10.1} (thread CPU time)")?;
-        }
-        writeln!(
-            f,
-            "  peak heap             {:>10.1} MiB ({} bytes)",
-            mib(self.peak_bytes),
-            self.peak_bytes
-        )?;
-        writeln!(
-            f,
-            "  terrain heap          {:>10.1} MiB (map, navgraph; not in the per-unit figure)",
-            mib(self.terrain_bytes)
-        )?;
-        writeln!(
-            f,
-            "  heap per unit         {:>10.0} bytes",
-            self.bytes_per_unit
-        )?;
-        if let Some(rss) = self.peak_rss_bytes {
-            writeln!(f, "  peak RSS (VmHWM)      {:>10.1} MiB", mib(rss))?;
-        }
-        writeln!(
-            f,
-            "  allocations per tick  {:>10.2}",
-            self.allocations_per_tick
-        )?;
-        match (self.brute_force_ns_per_unit_tick, self.grid_speedup) {
-            (Some(b), Some(s)) => writeln!(
-                f,
-                "  brute force           {b:>10.1} ns per unit-tick over {} ticks: grid {s:.1}x faster",
-                self.brute_force_ticks
-            )?,
-            _ => writeln!(f, "  brute force           skipped")?,
-        }
-        writeln!(
-            f,
-            "  state hash            {:>10.1} ns per unit ({} allocations)",
-            self.state_hash_ns_per_unit, self.state_hash_allocations
-        )?;
-        writeln!(
-            f,
-            "  binary snapshot       {:>10.1} MiB, {:.1} ms to write and load back{}",
-            mib(self.snapshot_bytes),
-            self.snapshot_round_trip_ms,
-            if self.snapshot_round_trip_exact {
-                " (exact)"
-            } else {
-                " (NOT EXACT)"
-            }
-        )?;
-        if !self.windows.is_empty() {
-            writeln!(
-                f,
-                "  window (ticks)        ns per unit-tick   CPU ns per unit-tick"
-            )?;
-        }
-        for w in &self.windows {
-            let range = format!("{}..{}", w.from_tick, w.from_tick + w.ticks);
-            let cpu = w
-                .cpu_ns_per_unit_tick
-                .map_or_else(|| "-".to_string(), |c| format!("{c:.1}"));
-            writeln!(f, "  {range:<20}  {:>16.1}   {cpu:>20}", w.ns_per_unit_tick)?;
-        }
-        Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn brute_force_ticks_shrink_with_the_army() {
-        assert_eq!(brute_force_ticks(1000, 100), 100);
-        assert_eq!(brute_force_ticks(10_000, 100), 50);
-        assert_eq!(brute_force_ticks(100_000, 100), 1);
-        assert_eq!(brute_force_ticks(0, 7), 7);
-    }
-
-    #[test]
-    fn small_bench_measures_something() {
-        let report = run_bench(&BenchOptions {
-            units: 200,
-            ticks: 5,
-            warmup: 5,
-            ..BenchOptions::default()
-        })
-        .unwrap();
-        assert_eq!(report.units, 200);
-        assert!(report.ns_per_unit_tick > 0.0 && report.ms_per_tick > 0.0);
-        // The world holds at least its bodies.
-        assert!(report.bytes_per_unit > 32.0, "{report:?}");
-        assert!(report.peak_bytes as f64 >= report.bytes_per_unit * 200.0);
-        assert_eq!(report.brute_force_ticks, 5);
-        assert!(report.grid_speedup.is_some_and(|s| s > 0.0));
-        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
-        for key in SPECIFIED_KEYS {
-            assert!(json.get(key).is_some_and(|v| v.is_number()), "{key}");
-        }
-        assert!(report.state_hash_ns_per_unit > 0.0);
-        assert_eq!(report.state_hash_allocations, 0, "{report:?}");
-        assert!(report.snapshot_bytes > 200 * 32 && report.snapshot_round_trip_exact);
-    }
-
-    #[test]
-    fn windows_cover_the_timed_ticks_in_order() {
-        let report = run_bench(&BenchOptions {
-            units: 100,
-            ticks: 5,
-            warmup: 3,
-            skip_brute_force: true,
-            window: Some(2),
-            ..BenchOptions::default()
-        })
-        .unwrap();
-        let spans: Vec<(u64, u64)> = report
-            .windows
-            .iter()
-            .map(|w| (w.from_tick, w.ticks))
-            .collect();
-        assert_eq!(spans, [(3, 2), (5, 2), (7, 1)]);
-        assert!(report.windows.iter().all(|w| w.ns_per_unit_tick > 0.0));
-        assert_eq!(report.allocations_per_tick, 0.0, "{report:?}");
-        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
-        assert_eq!(json["windows"].as_array().map(Vec::len), Some(3));
-        assert!(report.to_string().contains("5..7"), "{report}");
-        // Without the option, no windows.
-        let plain = run_bench(&BenchOptions {
-            units: 100,
-            ticks: 2,
-            skip_brute_force: true,
-            ..BenchOptions::default()
-        })
-        .unwrap();
-        assert!(plain.windows.is_empty());
-    }
-
-    #[test]
-    fn an_open_field_has_no_obstacles_to_hold() {
-        let options = BenchOptions {
-            units: 100,
-            ticks: 2,
-            skip_brute_force: true,
-            ..BenchOptions::default()
-        };
-        let standard = run_bench(&options).unwrap();
-        let open = run_bench(&BenchOptions {
-            open_field: true,
-            ..options
-        })
-        .unwrap();
-        assert!(open.open_field && !standard.open_field);
-        // The standard map's trees, buildings and walls and their navigation graph take heap
-        // the open field's terrain does not.
-        assert!(
-            open.terrain_bytes < standard.terrain_bytes,
-            "{} {}",
-            open.terrain_bytes,
-            standard.terrain_bytes
-        );
-        assert!(open.to_string().contains("open field"));
-    }
-
-    #[test]
-    fn bad_options_are_refused() {
-        for options in [
-            BenchOptions {
-                units: 0,
-                ..BenchOptions::default()
-            },
-            BenchOptions {
-                ticks: 0,
-                ..BenchOptions::default()
-            },
-            BenchOptions {
-                window: Some(0),
-                ..BenchOptions::default()
-            },
-        ] {
-            assert!(matches!(
-                run_bench(&options),
-                Err(BenchError::OutOfRange { .. })
-            ));
-        }
     }
 }

@@ -101,6 +101,10 @@ pub enum Command {
         /// Also report every run of this many timed ticks on its own.
         #[arg(long, value_name = "TICKS")]
         window: Option<u64>,
+        /// The same units, spots and orders in flat top-level formations of N units instead
+        /// of squads in platoons (what the number of formations costs).
+        #[arg(long, value_name = "N")]
+        group_size: Option<usize>,
     },
     /// Run a scenario through Cohort and through ORCA (`dodgy_2d`) with the same units.
     Compare {
@@ -257,6 +261,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             open_field,
             no_avoidance,
             window,
+            group_size,
         } => {
             let options = crate::bench::BenchOptions {
                 units,
@@ -265,6 +270,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 open_field,
                 avoidance: !no_avoidance,
                 window,
+                group_size,
                 ..crate::bench::BenchOptions::default()
             };
             let report = crate::bench::run_bench(&options).map_err(bad)?;

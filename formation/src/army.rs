@@ -10,6 +10,14 @@
 //! every size up to about 110,000 units on the default map, so ten times the army is ten
 //! times the work of the same kind (beyond that the platoons are packed closer and touch).
 //! Everything comes from the seed: the same spec builds the same world bit for bit.
+//!
+//! With [`ArmySpec::group_size`] the same units stand on the same spots with the same orders,
+//! but in flat top-level formations of that many units instead of squads in platoons: the
+//! units in the order the standard army lays them out (platoon by platoon, squad by squad,
+//! slot by slot) are cut into runs of the group size, each run a formation whose pattern is
+//! the run's own layout (a custom pattern, the units' offsets from their centre), ordered to
+//! march as far east as the platoons are. That measures what the number of formations costs
+//! with the work per unit otherwise unchanged.
 
 use cohort_pathing::{Map, PolygonObstacle};
 use cohort_steering::{Body, CircleObstacle, SimRng, Vec2, Wall};
@@ -18,7 +26,7 @@ use crate::error::WorldError;
 use crate::formation::{FormationSpec, Member};
 use crate::ids::FormationId;
 use crate::order::Order;
-use crate::pattern::{Pattern, PatternKind};
+use crate::pattern::{Pattern, PatternKind, Role, Slot};
 use crate::world::{World, WorldSettings};
 
 /// Radius of every unit of the army.
@@ -49,7 +57,13 @@ pub struct ArmySpec {
     pub march: f32,
     /// Strew the map with trees, buildings and walls (`false`: an open field).
     pub obstacles: bool,
+    /// Units per top-level formation, in flat groups instead of squads in platoons (`None`:
+    /// squads in platoons; see the [module docs](self)). At most [`MAX_GROUP_SIZE`].
+    pub group_size: Option<usize>,
 }
+
+/// Largest [`ArmySpec::group_size`] (a custom pattern's most slots).
+pub const MAX_GROUP_SIZE: usize = crate::pattern::MAX_CUSTOM_SLOTS;
 
 impl Default for ArmySpec {
     fn default() -> Self {
@@ -60,6 +74,7 @@ impl Default for ArmySpec {
             squads_per_platoon: 4,
             march: 300.0,
             obstacles: true,
+            group_size: None,
         }
     }
 }
@@ -141,6 +156,14 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
     if spec.units == 0 {
         return Err(invalid("needs at least one unit".into()));
     }
+    if spec
+        .group_size
+        .is_some_and(|n| !(1..=MAX_GROUP_SIZE).contains(&n))
+    {
+        return Err(invalid(format!(
+            "a group size must be 1 to {MAX_GROUP_SIZE}"
+        )));
+    }
     let map = spec.map();
     let mut rng = SimRng::seed_from(spec.seed ^ 0x005E_ED0F_A53A);
     let size = map.max.x;
@@ -198,6 +221,9 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
     let mut platoons = Vec::with_capacity(platoon_count);
     let mut slots = Vec::new();
     let mut unit_slots = Vec::new();
+    // With a group size: the units' bodies in layout order, grouped at the end.
+    let mut loose = Vec::new();
+    let grouped = spec.group_size.is_some();
     for (p, (chunk, (platoon_pattern, platoon_layout))) in
         squads.chunks(per).zip(platoon_patterns).enumerate()
     {
@@ -206,198 +232,99 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
                 ((p % cols) as f32 + 0.5) * pitch.x,
                 ((p / cols) as f32 + 0.5) * pitch.y,
             );
-        let platoon = world.create_formation(
-            FormationSpec {
-                name: format!("platoon {p}"),
-                pattern: platoon_pattern,
-                ..FormationSpec::default()
-            },
-            None,
-            at,
-            Vec2::X,
-        )?;
+        let platoon = if grouped {
+            None
+        } else {
+            Some(world.create_formation(
+                FormationSpec {
+                    name: format!("platoon {p}"),
+                    pattern: platoon_pattern,
+                    ..FormationSpec::default()
+                },
+                None,
+                at,
+                Vec2::X,
+            )?)
+        };
         // The army starts in formation: every unit on its slot (the platoons face +x, so
         // a slot's offset is its offset on the map).
         platoon_layout.layout(chunk.len(), &mut slots);
         for (s, &n) in chunk.iter().enumerate() {
             let squad_at = at + slots.get(s).map_or(Vec2::ZERO, |slot| slot.offset);
-            let squad = world.create_formation(
-                FormationSpec {
-                    name: format!("squad {p}.{s}"),
-                    pattern: squad_pattern.clone(),
-                    ..FormationSpec::default()
-                },
-                Some(platoon),
-                squad_at,
-                Vec2::X,
-            )?;
+            let squad = match platoon {
+                Some(platoon) => Some(world.create_formation(
+                    FormationSpec {
+                        name: format!("squad {p}.{s}"),
+                        pattern: squad_pattern.clone(),
+                        ..FormationSpec::default()
+                    },
+                    Some(platoon),
+                    squad_at,
+                    Vec2::X,
+                )?),
+                None => None,
+            };
             squad_layout.layout(n, &mut unit_slots);
             for k in 0..n {
                 let offset = unit_slots.get(k).map_or(Vec2::ZERO, |slot| slot.offset);
                 let speed = rng.range(2.8, 3.2);
                 let body = Body::new(squad_at + offset, UNIT_RADIUS, speed, 8.0)?;
-                let u = world.add_unit(body)?;
-                world.add_member(squad, Member::Unit(u))?;
+                match squad {
+                    Some(squad) => {
+                        let u = world.add_unit(body)?;
+                        world.add_member(squad, Member::Unit(u))?;
+                    }
+                    None => loose.push(body),
+                }
             }
         }
-        world.order(platoon, Order::move_to(at + Vec2::new(march, 0.0)))?;
-        platoons.push(platoon);
+        if let Some(platoon) = platoon {
+            world.order(platoon, Order::move_to(at + Vec2::new(march, 0.0)))?;
+            platoons.push(platoon);
+        }
+    }
+    if let Some(n) = spec.group_size {
+        for (g, bodies) in loose.chunks(n).enumerate() {
+            platoons.push(add_group(&mut world, g, bodies, march)?);
+        }
     }
     Ok(Army { world, platoons })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_army_without_obstacles_has_an_open_map_of_the_same_size() {
-        let open = ArmySpec {
-            obstacles: false,
-            ..ArmySpec::default()
-        }
-        .map();
-        let strewn = ArmySpec::default().map();
-        assert!(open.circles.is_empty() && open.polygons.is_empty() && open.walls.is_empty());
-        assert!(!strewn.circles.is_empty() && !strewn.polygons.is_empty());
-        assert!(!strewn.walls.is_empty());
-        assert_eq!((open.min, open.max), (strewn.min, strewn.max));
-    }
-
-    #[test]
-    fn army_has_the_units_asked_for_in_squads_of_8_to_16() {
-        let army = build_army(
-            &ArmySpec {
-                units: 1000,
-                ..ArmySpec::default()
+/// A top-level formation of `bodies` as they stand (its custom pattern is their offsets from
+/// their centre), ordered `march` metres east.
+fn add_group(
+    world: &mut World,
+    g: usize,
+    bodies: &[Body],
+    march: f32,
+) -> Result<FormationId, WorldError> {
+    let centre = bodies.iter().map(|b| b.position).sum::<Vec2>() / bodies.len().max(1) as f32;
+    let slots = bodies
+        .iter()
+        .map(|b| Slot::new(b.position - centre, Role::Any))
+        .collect();
+    let group = world.create_formation(
+        FormationSpec {
+            name: format!("group {g}"),
+            pattern: Pattern {
+                kind: PatternKind::Custom(slots),
+                spacing: SQUAD_SPACING,
+                unit_radius: UNIT_RADIUS,
             },
-            WorldSettings::default(),
-        )
-        .unwrap();
-        assert_eq!(army.world.unit_count(), 1000);
-        let mut leaf_sizes = Vec::new();
-        for (_, f) in army.world.formations() {
-            let units = f
-                .members
-                .iter()
-                .filter(|m| matches!(m, Member::Unit(_)))
-                .count();
-            if units > 0 {
-                leaf_sizes.push(units);
-            }
-        }
-        let last = leaf_sizes.pop().unwrap();
-        assert!(leaf_sizes.iter().all(|n| (8..=16).contains(n)));
-        assert!((1..=16).contains(&last));
-        assert_eq!(army.platoons.len(), (leaf_sizes.len() + 1).div_ceil(4));
-        assert!(
-            build_army(
-                &ArmySpec {
-                    units: 0,
-                    ..ArmySpec::default()
-                },
-                WorldSettings::default()
-            )
-            .is_err()
-        );
+            ..FormationSpec::default()
+        },
+        None,
+        centre,
+        Vec2::X,
+    )?;
+    for &body in bodies {
+        let u = world.add_unit(body)?;
+        world.add_member(group, Member::Unit(u))?;
     }
-
-    /// Every unit stands on the map.
-    fn assert_on_map(world: &World) {
-        let map = world.map();
-        for (_, u) in world.units() {
-            let p = u.body.position;
-            assert!(
-                p.cmpge(map.min).all() && p.cmple(map.max).all(),
-                "{p} off the map"
-            );
-        }
-    }
-
-    /// Two units of the army overlap (brute force; small armies only).
-    fn overlaps(world: &World) -> usize {
-        let bodies: Vec<Body> = world.units().map(|(_, u)| u.body).collect();
-        let mut n = 0;
-        for (i, a) in bodies.iter().enumerate() {
-            for b in &bodies[i + 1..] {
-                if (a.position - b.position).length() < a.radius + b.radius {
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
-
-    /// `units` on a 200 m map in an open field (among trees, a unit placed on one is pushed
-    /// out of it, perhaps onto a neighbour, so every overlap is the layout's).
-    fn open_200m(units: usize) -> Army {
-        let spec = ArmySpec {
-            units,
-            map_size: 200.0,
-            march: 50.0,
-            obstacles: false,
-            ..ArmySpec::default()
-        };
-        build_army(&spec, WorldSettings::default()).unwrap()
-    }
-
-    #[test]
-    fn army_starts_in_formation_without_overlaps() {
-        // A 200 m map holds about 70 platoons at the standard pitch: 3,000 units fill most of
-        // its western part, as 100,000 fill the 1 km map's.
-        let mut army = open_200m(3000);
-        assert_eq!(overlaps(&army.world), 0);
-        assert_on_map(&army.world);
-        // Every unit stands on the slot it is given (the squads' boxes, the platoons' box).
-        army.world.step(0.05);
-        let (mut worst, mut sum) = (0.0f32, 0.0f32);
-        for (_, u) in army.world.units() {
-            let t = u.slot_target.expect("every unit has a slot");
-            let e = (t.position - u.body.position).length();
-            worst = worst.max(e);
-            sum += e;
-        }
-        let mean = sum / army.world.unit_count() as f32;
-        assert!(
-            mean < 0.05 && worst < 0.5,
-            "slot error mean {mean} worst {worst}"
-        );
-    }
-
-    #[test]
-    fn an_army_too_large_for_its_map_is_packed_onto_it() {
-        // Twice what the 200 m map holds at the standard pitch.
-        let army = open_200m(6000);
-        assert_eq!(army.world.unit_count(), 6000);
-        // The platoons touch (some units overlap) but stay on the map.
-        assert!(
-            overlaps(&army.world) > 0,
-            "not packed closer than the pitch"
-        );
-        assert_on_map(&army.world);
-    }
-
-    #[test]
-    fn army_marches() {
-        let mut army = build_army(
-            &ArmySpec {
-                units: 300,
-                ..ArmySpec::default()
-            },
-            WorldSettings::default(),
-        )
-        .unwrap();
-        let start: Vec<Vec2> = army.world.units().map(|(_, u)| u.body.position).collect();
-        for _ in 0..100 {
-            army.world.step(0.05);
-        }
-        let moved: Vec<f32> = army
-            .world
-            .units()
-            .zip(&start)
-            .map(|((_, u), s)| u.body.position.x - s.x)
-            .collect();
-        let mean = moved.iter().sum::<f32>() / moved.len() as f32;
-        assert!(mean > 3.0, "mean march east {mean}");
-    }
+    world.order(group, Order::move_to(centre + Vec2::new(march, 0.0)))?;
+    Ok(group)
 }
+
+#[cfg(test)]
+mod tests;

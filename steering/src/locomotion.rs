@@ -151,6 +151,12 @@ impl HeadingSmoother {
         *self = Self::default();
     }
 
+    /// The whole state, for hashing it bit for bit: every slot of the ring (recorded or not),
+    /// the slot the next sample goes in, and how many slots hold samples.
+    pub fn raw_parts(&self) -> (&[Vec2; HEADING_SAMPLES], u8, u8) {
+        (&self.samples, self.next, self.len)
+    }
+
     /// Number of directions currently recorded.
     pub fn len(&self) -> usize {
         usize::from(self.len)

@@ -35,15 +35,18 @@ mod narrows;
 mod overwatch;
 mod scratch;
 mod separation;
+mod slot_versions;
 mod snapshot;
 mod stable_hash;
 mod state;
+mod state_hash;
 mod tactics;
 mod terrain;
 mod unit_store;
 mod units;
 mod validate;
 mod walk;
+mod word_hash;
 
 use cohort_pathing::{Map, NavGraph};
 use cohort_steering::{Body, SimRng, locomotion::HeadingSmoother};

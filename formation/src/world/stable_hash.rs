@@ -1,4 +1,6 @@
-//! A fixed-key, platform-independent 64-bit hash of a stream of words.
+//! A fixed-key, platform-independent 64-bit hash of a stream of words: the terrain hash
+//! ([`super::World::terrain_hash`]; the state hash has a word-wise variant of its own,
+//! `world/word_hash.rs`).
 //!
 //! Why not a crate: `std`'s `DefaultHasher` is documented as unstable across releases;
 //! `rustc-hash` mixes `usize`-wide words (different on 32- and 64-bit targets) and `foldhash`
@@ -173,7 +175,7 @@ mod tests {
 
     #[test]
     fn known_values_are_pinned() {
-        // These values are part of the format: a change here changes every state hash.
+        // These values are part of the format: a change here changes every terrain hash.
         assert_eq!(hash_of(|_| {}), 0x635a_3a52_1ffe_d30f);
         assert_eq!(hash_of(|h| h.write_u32(1)), 0x8f6d_828e_bce2_c3e4);
         assert_eq!(

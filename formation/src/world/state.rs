@@ -1,5 +1,6 @@
-//! A world's state apart from its terrain: what [`World::state_hash`] covers and what state
-//! snapshots ([`World::save_state`], binary or RON) carry.
+//! A world's state apart from its terrain: what [`World::state_hash`] covers (see
+//! `world/state_hash.rs`) and what state snapshots ([`World::save_state`], binary or RON)
+//! carry.
 //!
 //! The terrain (map and navigation graph) does not change as the world steps, and on a large
 //! map it is most of a world's bytes (a 10 km map's navigation graph is over 100 MB of RON),
@@ -14,9 +15,7 @@ use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
 
 use super::free_order::FreeOrder;
-use super::stable_hash::StableHasher;
 use super::unit_store::UnitStore;
-use super::walk::walk;
 use super::{World, WorldSettings};
 use crate::error::WorldError;
 use crate::formation::Formation;
@@ -43,15 +42,15 @@ pub enum SnapshotFormat {
 /// Everything of a world that evolves, borrowed.
 #[derive(Serialize)]
 pub(super) struct StateRef<'a> {
-    units: &'a UnitStore,
-    formations: &'a SlotMap<FormationId, Formation>,
-    rng: &'a SimRng,
-    tick: u64,
-    settings: &'a WorldSettings,
-    pending: &'a [(FormationId, Order)],
-    unit_free: &'a FreeOrder,
-    formation_free: &'a FreeOrder,
-    tactics: &'a [(FormationId, Tactic)],
+    pub(super) units: &'a UnitStore,
+    pub(super) formations: &'a SlotMap<FormationId, Formation>,
+    pub(super) rng: &'a SimRng,
+    pub(super) tick: u64,
+    pub(super) settings: &'a WorldSettings,
+    pub(super) pending: &'a [(FormationId, Order)],
+    pub(super) unit_free: &'a FreeOrder,
+    pub(super) formation_free: &'a FreeOrder,
+    pub(super) tactics: &'a [(FormationId, Tactic)],
 }
 
 /// Everything of a world that evolves, owned (as loaded).
@@ -112,19 +111,6 @@ impl World {
             formation_free,
             tactics,
         }
-    }
-
-    /// A 64-bit hash of everything that evolves (units, formations, pending orders, tactics,
-    /// random generator, tick, settings) and of the terrain ([`World::terrain_hash`]): equal
-    /// hashes mean identical states, bit for bit, on the same map. Computed over the bits of
-    /// the values as they serialize (see `world/walk.rs`), the same on every platform;
-    /// allocates nothing.
-    pub fn state_hash(&self) -> u64 {
-        let mut h = StableHasher::new();
-        h.write_u64(self.terrain.hash());
-        // The hasher accepts every number; nothing in the state fails to serialize.
-        let _ = walk(&self.state(), &mut h);
-        h.finish()
     }
 
     /// A 64-bit hash of the terrain (map and navigation graph), computed when the world is

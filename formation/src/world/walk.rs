@@ -1,7 +1,8 @@
-//! A `serde::Serializer` that walks a value and hands its primitives to a [`Sink`]: the state
-//! hash ([`super::stable_hash::StableHasher`]) and the finiteness check of loaded snapshots
-//! ([`super::validate`]) both go through it, so every field a type serializes is seen without
-//! being listed by hand, and a field added later cannot be forgotten.
+//! A `serde::Serializer` that walks a value and hands its primitives to a [`Sink`]: the terrain
+//! hash ([`super::stable_hash::StableHasher`]), the small parts of the state hash (generator,
+//! settings, orders, tactics; see `world/state_hash.rs`) and the finiteness check of loaded
+//! snapshots ([`super::validate`]) go through it, so every field a type serializes is seen
+//! without being listed by hand, and a field added later cannot be forgotten.
 //!
 //! What a sink receives is fixed-width and platform-independent: integers little-endian at
 //! their own width (`usize` is serialized by serde as `u64`), `f32` and `f64` by their bits,
