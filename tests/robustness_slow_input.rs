@@ -16,6 +16,7 @@ use cohort::pathing::cover::MAX_GENERATED_COVER;
 use cohort::pathing::polygon::MAX_RING_POINTS;
 use cohort::pathing::{Map, PathingError, PolygonObstacle};
 use cohort::steering::Vec2;
+use cohort::steering::ops;
 use cohort_demos::check::check_file;
 use cohort_demos::runner::load_runner;
 
@@ -24,8 +25,8 @@ fn lake(n: usize, centre: Vec2, r: f32) -> Vec<Vec2> {
     (0..n)
         .map(|k| {
             let t = core::f32::consts::TAU * k as f32 / n as f32;
-            let rr = r + 0.1 * r * (7.0 * t).sin() + 0.04 * r * (23.0 * t).sin();
-            centre + Vec2::new(t.cos(), t.sin()) * rr
+            let rr = r + 0.1 * r * ops::sin(7.0 * t) + 0.04 * r * ops::sin(23.0 * t);
+            centre + ops::from_angle(t) * rr
         })
         .collect()
 }
@@ -150,4 +151,30 @@ fn cover_generation_past_the_point_limit_is_refused_before_any_point_is_made() {
         .cover_points()
         .len();
     assert_eq!(generated, 40 * 2 * 500);
+}
+
+#[test]
+fn a_formation_of_65536_units_is_built_assigned_and_steps() {
+    // Filling the formation was quadratic (each new member searched the list), and its first
+    // assignment greedy (quadratic in cost evaluations): minutes together.
+    let n = cohort::formation::pattern::MAX_MEMBERS;
+    let text = format!(
+        r#"(
+    name: "big", seed: 1, dt: 0.05, duration: 10,
+    map: (min: (0.0, 0.0), max: (2000.0, 2000.0)),
+    formations: [(name: "a", pattern: Kind(Box), position: (1000.0, 1000.0), units: {n})],
+    timeline: [(tick: 0, formation: "a", order: MoveTo(goal: (1100.0, 1000.0)))],
+)"#
+    );
+    let path = write("big.ron", &text);
+    check_file(&path).unwrap();
+    let mut runner = load_runner(&path, None, false).unwrap();
+    runner.run(1, |_| {}).unwrap();
+    let report = runner.report();
+    assert_eq!(report.units, n as u64);
+    // Units start in their slots; the first assignment keeps them there.
+    assert!(report.max_slot_error < 0.1, "{}", report.max_slot_error);
+    let (_, formation) = runner.world().formations().next().unwrap();
+    assert_eq!(formation.slots().len(), n);
+    assert_eq!(formation.members.len(), n);
 }

@@ -2,14 +2,15 @@
 
 use super::*;
 use crate::polygon::{closest_boundary_point, contains, segment_ring, signed_distance};
+use cohort_steering::ops;
 
 /// A wavy lake outline of `n` points around `centre` (simple: the radius stays positive).
 fn lake(n: usize, centre: Vec2, r: f32) -> Vec<Vec2> {
     (0..n)
         .map(|k| {
             let t = core::f32::consts::TAU * k as f32 / n as f32;
-            let rr = r + 0.1 * r * (7.0 * t).sin() + 0.04 * r * (23.0 * t).sin();
-            centre + Vec2::new(t.cos(), t.sin()) * rr
+            let rr = r + 0.1 * r * ops::sin(7.0 * t) + 0.04 * r * ops::sin(23.0 * t);
+            centre + ops::from_angle(t) * rr
         })
         .collect()
 }
