@@ -62,7 +62,10 @@ fn point_queries_match_the_linear_scan() {
                 assert_eq!(d, e, "{p} {cap}");
             } else {
                 let inside = d.is_sign_negative();
-                assert!(d.abs() >= cap && inside == (e < 0.0), "{p} {cap} {d} {e}");
+                assert!(
+                    d.abs() >= cap && inside == e.is_sign_negative(),
+                    "{p} {cap} {d} {e}"
+                );
             }
         }
     }
