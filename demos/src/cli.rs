@@ -142,6 +142,9 @@ pub enum Command {
         /// Inspect the unit with this spawn index from the start.
         #[arg(long, value_name = "INDEX")]
         pick: Option<usize>,
+        /// Also read pattern and playbook files from this directory (see docs/robustness.md).
+        #[arg(long, value_name = "DIR")]
+        assets: Option<PathBuf>,
     },
 }
 
@@ -315,6 +318,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             frames,
             screenshot,
             pick,
+            assets,
         } => {
             let shot = screenshot.clone();
             crate::viewer::run(crate::viewer::ViewOptions {
@@ -322,6 +326,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 frames,
                 screenshot,
                 pick,
+                assets,
             })
             .map_err(|e| {
                 if e.is_bad_input() {

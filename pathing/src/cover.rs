@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use cohort_steering::limits::MAX_COORD;
 
 use crate::error::{PathingError, coord, finite_vec, length_in, positive};
+use crate::map::Map;
 use crate::polygon;
 use crate::valid_map::ValidMap;
 
@@ -38,6 +39,10 @@ impl CoverPoint {
 pub const MIN_COVER_SPACING: f32 = 0.1;
 /// Largest offset of generated cover points from a surface, metres.
 pub const MAX_COVER_OFFSET: f32 = 1.0e3;
+/// Most cover points generation may make on one map (counted from the shapes and the spacing
+/// before any point is made; [`Map::check`] refuses more). Each generated point is tested
+/// against the map, so this also bounds the time generation takes.
+pub const MAX_GENERATED_COVER: usize = 262_144;
 
 /// How cover points are generated along obstacles.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -119,17 +124,19 @@ pub(crate) fn collect(map: &ValidMap) -> Vec<CoverPoint> {
     };
     for c in &m.circles {
         let ring = c.radius + spec.offset;
-        let n = ((core::f32::consts::TAU * ring / spec.spacing).ceil() as usize).clamp(4, 4096);
+        let n = ring_count(ring, spec.spacing);
         for k in 0..n {
             let dir = ops::from_angle(core::f32::consts::TAU * k as f32 / n as f32);
             push(c.center + dir * ring, -dir);
         }
     }
     for p in &m.polygons {
-        for (i, (a, b)) in polygon::edges(&p.points).enumerate() {
-            let Some(normal) = p.outward_normal(i) else {
-                continue;
-            };
+        // The outward normal of each edge (as `PolygonObstacle::outward_normal`), with the
+        // winding found once per polygon.
+        let ccw = polygon::signed_area(&p.points) > 0.0;
+        for (a, b) in polygon::edges(&p.points) {
+            let left = (b - a).perp().normalize_or_zero();
+            let normal = if ccw { -left } else { left };
             along_segment(a, b, spec.spacing, |q| {
                 push(q + normal * spec.offset, -normal)
             });
@@ -146,9 +153,53 @@ pub(crate) fn collect(map: &ValidMap) -> Vec<CoverPoint> {
     out
 }
 
+/// Number of cover points generated around a circle of radius `ring`.
+fn ring_count(ring: f32, spacing: f32) -> usize {
+    ((core::f32::consts::TAU * ring / spacing).ceil() as usize).clamp(4, 4096)
+}
+
+/// Number of cover points generated along the segment `a`–`b`.
+fn segment_count(a: Vec2, b: Vec2, spacing: f32) -> usize {
+    (((b - a).length() / spacing).ceil() as usize).clamp(1, 4096)
+}
+
+/// How many cover points `spec` would generate on `map` before any is dropped for being
+/// squeezed against an obstacle: counted without making them.
+pub fn generated_count(map: &Map, spec: &CoverGeneration) -> usize {
+    let circles = map
+        .circles
+        .iter()
+        .map(|c| ring_count(c.radius + spec.offset, spec.spacing));
+    let polygons = map
+        .polygons
+        .iter()
+        .flat_map(|p| polygon::edges(&p.points).map(|(a, b)| segment_count(a, b, spec.spacing)));
+    let walls = map
+        .walls
+        .iter()
+        .map(|w| 2 * segment_count(w.from, w.to, spec.spacing));
+    circles
+        .chain(polygons)
+        .chain(walls)
+        .fold(0usize, usize::saturating_add)
+}
+
+/// Refuses cover generation that would make more than [`MAX_GENERATED_COVER`] points.
+pub(crate) fn check_count(map: &Map, spec: &CoverGeneration) -> Result<(), PathingError> {
+    let count = generated_count(map, spec);
+    if count > MAX_GENERATED_COVER {
+        return Err(PathingError::TooLarge {
+            what: "cover generation (raise its spacing)",
+            count,
+            limit: MAX_GENERATED_COVER,
+        });
+    }
+    Ok(())
+}
+
 /// Calls `f` at the middles of the `ceil(len / spacing)` equal pieces of `a`–`b`.
 fn along_segment(a: Vec2, b: Vec2, spacing: f32, mut f: impl FnMut(Vec2)) {
-    let n = (((b - a).length() / spacing).ceil() as usize).clamp(1, 4096);
+    let n = segment_count(a, b, spacing);
     for k in 0..n {
         f(a + (b - a) * ((k as f32 + 0.5) / n as f32));
     }

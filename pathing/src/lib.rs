@@ -17,6 +17,7 @@ pub mod valid_map;
 mod broad_phase;
 mod path_finish;
 mod radix_heap;
+mod ring_index;
 
 pub use astar::{ROUTE_RESERVE, Route, SearchFilter, SearchScratch};
 pub use cover::{CoverGeneration, CoverHit, CoverPoint};

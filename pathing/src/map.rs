@@ -125,6 +125,7 @@ impl Map {
         }
         if let Some(g) = &self.cover_generation {
             g.check()?;
+            crate::cover::check_count(self, g)?;
         }
         for j in &self.jump_links {
             j.check()?;

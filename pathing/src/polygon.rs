@@ -5,6 +5,12 @@ use glam::Vec2;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{PathingError, coord};
+use crate::ring_index::RingIndex;
+
+/// Most points of one polygon obstacle or jumpable gap: each is indexed for the map's queries
+/// (a grid of at most 512 × 512 cells), and an outline this fine is far below any unit's size
+/// on the largest map.
+pub const MAX_RING_POINTS: usize = 65_536;
 
 /// A polygon obstacle: a closed ring of points, convex or simple (not self-crossing), in either
 /// winding order. The last point connects back to the first.
@@ -28,8 +34,8 @@ impl PolygonObstacle {
         Self::new(vec![lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)])
     }
 
-    /// Checks the ring: at least three finite points, no zero-length edge, a non-zero area and no
-    /// two non-adjacent edges crossing. `what` and `index` name it in the error.
+    /// Checks the ring: three to [`MAX_RING_POINTS`] finite points, no zero-length edge, a
+    /// non-zero area and no two non-adjacent edges crossing. `what` and `index` name it in the error.
     pub fn validate(&self, what: &'static str, index: usize) -> Result<(), PathingError> {
         let degenerate = |reason| PathingError::Degenerate {
             what,
@@ -38,6 +44,9 @@ impl PolygonObstacle {
         };
         if self.points.len() < 3 {
             return Err(degenerate("fewer than three points"));
+        }
+        if self.points.len() > MAX_RING_POINTS {
+            return Err(degenerate("more than 65,536 points"));
         }
         for p in &self.points {
             coord("polygon point", *p)?;
@@ -51,6 +60,13 @@ impl PolygonObstacle {
             return Err(degenerate("zero area"));
         }
         let n = self.points.len();
+        if let Some(index) = RingIndex::build(&self.points) {
+            // Long rings: only edges sharing a cell of the edge index are tested.
+            if index.any_crossing(&self.points) {
+                return Err(degenerate("edges cross each other"));
+            }
+            return Ok(());
+        }
         for (i, (a0, a1)) in edges(&self.points).enumerate() {
             for (j, (b0, b1)) in edges(&self.points).enumerate().skip(i + 1) {
                 let adjacent = j == i + 1 || (i == 0 && j == n - 1);

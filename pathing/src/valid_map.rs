@@ -3,7 +3,9 @@
 //!
 //! All shape tests go through a broad phase built once at validation: a uniform bucket grid of
 //! shape indices (circles, polygons, walls and gaps by bounding box). A query only looks at the
-//! shapes listed in the cells it touches.
+//! shapes listed in the cells it touches. Polygons and gaps with many points also index their
+//! own edges ([`crate::ring_index`]), so a lake outline of thousands of points costs a query
+//! the few edges near it.
 
 use cohort_steering::geometry::closest_point_on_segment;
 use cohort_steering::ops;
@@ -15,6 +17,7 @@ use crate::cover::CoverPoint;
 use crate::error::PathingError;
 use crate::map::Map;
 use crate::polygon::{self, segment_ring, segment_segment};
+use crate::ring_index::RingIndex;
 
 /// Distances below this count as contact: a zero-radius segment touching a shape is blocked.
 pub(crate) const CONTACT_EPS: f32 = 1e-5;
@@ -50,6 +53,8 @@ pub struct Clearance {
 pub struct ValidMap {
     map: Map,
     shapes: Vec<Shape>,
+    /// The edge index of each shape that is a long polygon or gap (by shape index).
+    rings: Vec<Option<RingIndex>>,
     grid: BucketGrid,
     pub(crate) cover: Vec<CoverPoint>,
     pub(crate) cover_grid: BucketGrid,
@@ -95,9 +100,24 @@ impl ValidMap {
             .sqrt()
             .clamp(extent.max_element() / 256.0, extent.max_element());
         let grid = BucketGrid::build(map.min, map.max, cell, &boxes);
+        let rings = shapes
+            .iter()
+            .map(|s| match *s {
+                Shape::Polygon(i) => map
+                    .polygons
+                    .get(i as usize)
+                    .and_then(|p| RingIndex::build(&p.points)),
+                Shape::Gap(i) => map
+                    .gaps
+                    .get(i as usize)
+                    .and_then(|g| RingIndex::build(&g.points)),
+                Shape::Circle(_) | Shape::Wall(_) => None,
+            })
+            .collect();
         let mut valid = Self {
             map,
             shapes,
+            rings,
             grid,
             cover: Vec::new(),
             cover_grid: BucketGrid::default(),
@@ -127,58 +147,62 @@ impl ValidMap {
         (p - self.map.min).min(self.map.max - p).min_element()
     }
 
-    /// Signed distance from `p` to a shape (negative inside; walls have no inside).
-    fn shape_distance(&self, s: u32, p: Vec2) -> f32 {
+    /// The points of shape `s` when it is a polygon or a gap, with its edge index if it has one.
+    fn ring(&self, s: u32) -> Option<(&[Vec2], Option<&RingIndex>)> {
+        let points = match self.shapes.get(s as usize)? {
+            Shape::Polygon(i) => &self.map.polygons.get(*i as usize)?.points,
+            Shape::Gap(i) => &self.map.gaps.get(*i as usize)?.points,
+            Shape::Circle(_) | Shape::Wall(_) => return None,
+        };
+        let index = self.rings.get(s as usize).and_then(Option::as_ref);
+        Some((points, index))
+    }
+
+    /// Signed distance from `p` to a shape (negative inside; walls have no inside), exact when
+    /// its size is below `cap`; otherwise of the right sign and at least `cap` in size.
+    fn shape_distance(&self, s: u32, p: Vec2, cap: f32) -> f32 {
+        if let Some((points, index)) = self.ring(s) {
+            return match index {
+                Some(index) => index.signed_distance(points, p, cap),
+                None => polygon::signed_distance(points, p),
+            };
+        }
         match self.shapes.get(s as usize) {
             Some(Shape::Circle(i)) => self
                 .map
                 .circles
                 .get(*i as usize)
                 .map_or(f32::INFINITY, |c| c.signed_distance(p)),
-            Some(Shape::Polygon(i)) => self
-                .map
-                .polygons
-                .get(*i as usize)
-                .map_or(f32::INFINITY, |g| g.signed_distance(p)),
             Some(Shape::Wall(i)) => self
                 .map
                 .walls
                 .get(*i as usize)
                 .map_or(f32::INFINITY, |w| (w.closest_point(p) - p).length()),
-            Some(Shape::Gap(i)) => self
-                .map
-                .gaps
-                .get(*i as usize)
-                .map_or(f32::INFINITY, |g| polygon::signed_distance(&g.points, p)),
-            None => f32::INFINITY,
+            _ => f32::INFINITY,
         }
     }
 
     /// Distance from the segment `a`–`b` to a shape (0 when touching or entering it) and the
-    /// point of the segment where it is reached.
-    fn shape_segment_distance(&self, s: u32, a: Vec2, b: Vec2) -> (f32, Vec2) {
+    /// point of the segment where it is reached; exact up to `cap` (beyond, at least `cap`).
+    fn shape_segment_distance(&self, s: u32, a: Vec2, b: Vec2, cap: f32) -> (f32, Vec2) {
         let far = (f32::INFINITY, a);
+        if let Some((points, index)) = self.ring(s) {
+            return match index {
+                Some(index) => index.segment_distance(points, a, b, cap),
+                None => segment_ring(points, a, b),
+            };
+        }
         match self.shapes.get(s as usize) {
             Some(Shape::Circle(i)) => self.map.circles.get(*i as usize).map_or(far, |c| {
                 let q = closest_point_on_segment(c.center, a, b);
                 (((q - c.center).length() - c.radius).max(0.0), q)
             }),
-            Some(Shape::Polygon(i)) => self
-                .map
-                .polygons
-                .get(*i as usize)
-                .map_or(far, |g| segment_ring(&g.points, a, b)),
             Some(Shape::Wall(i)) => self
                 .map
                 .walls
                 .get(*i as usize)
                 .map_or(far, |w| segment_segment(a, b, w.from, w.to)),
-            Some(Shape::Gap(i)) => self
-                .map
-                .gaps
-                .get(*i as usize)
-                .map_or(far, |g| segment_ring(&g.points, a, b)),
-            None => far,
+            _ => far,
         }
     }
 
@@ -194,7 +218,7 @@ impl ValidMap {
             return true;
         }
         self.grid
-            .any_in_box(p - c, p + c, |s| self.shape_distance(s, p) < c)
+            .any_in_box(p - c, p + c, |s| self.shape_distance(s, p, c) < c)
     }
 
     /// Whether a disc of `radius` can sweep from `a` to `b`: the segment stays at least `radius`
@@ -217,7 +241,7 @@ impl ValidMap {
             return false;
         }
         !self.grid.any_near_segment(a, b, c, |s| {
-            (gaps || !self.is_gap(s)) && self.shape_segment_distance(s, a, b).0 < c
+            (gaps || !self.is_gap(s)) && self.shape_segment_distance(s, a, b, c).0 < c
         })
     }
 
@@ -228,7 +252,7 @@ impl ValidMap {
             return false;
         }
         !self.grid.any_near_segment(a, b, CONTACT_EPS, |s| {
-            !self.is_gap(s) && self.shape_segment_distance(s, a, b).0 < CONTACT_EPS
+            !self.is_gap(s) && self.shape_segment_distance(s, a, b, CONTACT_EPS).0 < CONTACT_EPS
         })
     }
 
@@ -252,7 +276,7 @@ impl ValidMap {
             &mut best,
             |best, lower| lower < *best,
             |best, s| {
-                let d = self.shape_distance(s, p);
+                let d = self.shape_distance(s, p, *best);
                 if d < *best {
                     *best = d.max(0.0);
                 }
@@ -287,7 +311,7 @@ impl ValidMap {
         }
         let pad = best.distance;
         self.grid.any_near_segment(a, b, pad, |s| {
-            let (d, q) = self.shape_segment_distance(s, a, b);
+            let (d, q) = self.shape_segment_distance(s, a, b, best.distance);
             if d < best.distance {
                 best = Clearance {
                     distance: d,
@@ -304,11 +328,10 @@ impl ValidMap {
         let mut found: Option<usize> = None;
         self.grid.any_in_box(p, p, |s| {
             if let Some(Shape::Gap(i)) = self.shapes.get(s as usize) {
-                let inside = self
-                    .map
-                    .gaps
-                    .get(*i as usize)
-                    .is_some_and(|g| polygon::contains(&g.points, p));
+                let inside = self.ring(s).is_some_and(|(points, index)| match index {
+                    Some(index) => index.contains(points, p),
+                    None => polygon::contains(points, p),
+                });
                 if inside && found.is_none_or(|f| (*i as usize) < f) {
                     found = Some(*i as usize);
                 }
@@ -338,7 +361,8 @@ impl ValidMap {
             // The deepest overlapping shape pushes the point out along its gradient.
             let mut deepest: Option<(f32, u32)> = None;
             self.grid.any_in_box(q - c, q + c, |s| {
-                let d = self.shape_distance(s, q);
+                // Uncapped: the deepest overlap is chosen by its exact depth.
+                let d = self.shape_distance(s, q, f32::INFINITY);
                 if d < c && deepest.is_none_or(|(bd, _)| d < bd) {
                     deepest = Some((d, s));
                 }
@@ -361,17 +385,19 @@ impl ValidMap {
                 let dir = (q - circle.center).try_normalize().unwrap_or(Vec2::X);
                 Some(circle.center + dir * (circle.radius + gap))
             }
-            Shape::Polygon(i) | Shape::Gap(i) => {
-                let points = match self.shapes.get(s as usize)? {
-                    Shape::Gap(_) => &self.map.gaps.get(*i as usize)?.points,
-                    _ => &self.map.polygons.get(*i as usize)?.points,
+            Shape::Polygon(_) | Shape::Gap(_) => {
+                let (points, index) = self.ring(s)?;
+                let (edge, inside) = match index {
+                    Some(index) => (
+                        index.closest_boundary_point(points, q, f32::INFINITY)?,
+                        index.contains(points, q),
+                    ),
+                    None => (
+                        polygon::closest_boundary_point(points, q),
+                        polygon::contains(points, q),
+                    ),
                 };
-                let edge = polygon::closest_boundary_point(points, q);
-                let out = if polygon::contains(points, q) {
-                    edge - q
-                } else {
-                    q - edge
-                };
+                let out = if inside { edge - q } else { q - edge };
                 Some(edge + out.try_normalize()? * gap)
             }
             Shape::Wall(i) => {

@@ -55,6 +55,8 @@ pub struct ViewOptions {
     pub screenshot: Option<PathBuf>,
     /// Inspect the unit with this spawn index from the start.
     pub pick: Option<usize>,
+    /// Also read pattern and playbook files from this directory (`--assets DIR`).
+    pub assets: Option<PathBuf>,
 }
 
 /// What can go wrong viewing.
@@ -125,7 +127,7 @@ pub fn run(options: ViewOptions) -> Result<(), ViewError> {
             "--screenshot needs --frames N",
         )));
     }
-    let session = Session::open(&options.file)?;
+    let session = Session::open_with_assets(&options.file, options.assets.as_deref())?;
     if !has_display() {
         return Err(ViewError::NoDisplay);
     }

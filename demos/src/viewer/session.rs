@@ -13,7 +13,7 @@ use super::colours::SquadColours;
 use super::inspect::{Inspection, Inspector};
 use super::tactics::{self, PlaybookLibrary};
 use super::watch::{Changes, PatternLibrary, Watcher};
-use crate::runner::{Runner, load_runner, shapes_of};
+use crate::runner::{Runner, load_runner_with_assets, shapes_of};
 use crate::scenario::ScenarioError;
 use crate::shapes::MapShapes;
 use cohort_formation::World;
@@ -49,6 +49,8 @@ pub struct Notice {
 #[derive(Debug)]
 pub struct Session {
     path: PathBuf,
+    /// The command line's `--assets DIR`: pattern and playbook files may also come from there.
+    assets: Option<PathBuf>,
     /// The run being watched.
     pub runner: Runner,
     /// Squad colours of the current world.
@@ -84,9 +86,16 @@ pub struct Session {
 impl Session {
     /// Opens the scenario at `path` (which must load) with its pattern library.
     pub fn open(path: &Path) -> Result<Self, ScenarioError> {
-        let runner = load_runner(path, None, true)?;
+        Self::open_with_assets(path, None)
+    }
+
+    /// [`Session::open`] also allowing pattern and playbook files under `assets` (the command
+    /// line's `--assets DIR`, as for `cohort run`), and offering those in the libraries.
+    pub fn open_with_assets(path: &Path, assets: Option<&Path>) -> Result<Self, ScenarioError> {
+        let runner = load_runner_with_assets(path, None, true, assets)?;
         let mut s = Self {
             path: path.to_path_buf(),
+            assets: assets.map(Path::to_path_buf),
             squads: SquadColours::of(runner.world()),
             shapes: view_shapes(runner.world()),
             runner,
@@ -97,14 +106,14 @@ impl Session {
             paused: false,
             speed_index: 3,
             backlog: 0.0,
-            patterns: PatternLibrary::load(path),
+            patterns: PatternLibrary::load(path, assets),
             pattern_cursor: 0,
-            playbooks: PlaybookLibrary::load(path),
+            playbooks: PlaybookLibrary::load(path, assets),
             play_cursor: 0,
             threat: None,
             load_error: None,
             notice: None,
-            watcher: Watcher::new(path),
+            watcher: Watcher::new(path, assets),
         };
         s.selected = s.runner.world().formations().map(|(id, _)| id).next();
         Ok(s)
@@ -351,15 +360,15 @@ impl Session {
     /// pattern changed. A broken scenario keeps the last good run and shows its error.
     pub fn reload(&mut self, changes: &Changes) {
         if changes.patterns {
-            self.patterns = PatternLibrary::load(&self.path);
+            self.patterns = PatternLibrary::load(&self.path, self.assets.as_deref());
         }
         if changes.playbooks {
-            self.playbooks = PlaybookLibrary::load(&self.path);
+            self.playbooks = PlaybookLibrary::load(&self.path, self.assets.as_deref());
         }
         if !(changes.scenario || changes.patterns) {
             return;
         }
-        match load_runner(&self.path, None, true) {
+        match load_runner_with_assets(&self.path, None, true, self.assets.as_deref()) {
             Ok(runner) => {
                 let order: Vec<FormationId> =
                     self.runner.world().formations().map(|(id, _)| id).collect();

@@ -25,11 +25,11 @@ pub struct PlaybookLibrary {
 }
 
 impl PlaybookLibrary {
-    /// Loads the library of the scenario at `scenario`.
-    pub fn load(scenario: &Path) -> Self {
+    /// Loads the library of the scenario at `scenario` (and of `assets`, `--assets DIR`).
+    pub fn load(scenario: &Path, assets: Option<&Path>) -> Self {
         let mut by_name: BTreeMap<String, ValidPlaybook> = BTreeMap::new();
         let mut errors = BTreeMap::new();
-        for dir in playbook_dirs(scenario) {
+        for dir in playbook_dirs(scenario, assets) {
             for file in ron_files(&dir) {
                 let stem = file
                     .file_stem()
@@ -151,7 +151,7 @@ mod tests {
     #[test]
     fn bundled_playbooks_load_and_plays_that_fit_come_first() {
         let scenario = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenarios/playbook.ron");
-        let lib = PlaybookLibrary::load(&scenario);
+        let lib = PlaybookLibrary::load(&scenario, None);
         assert!(lib.errors.is_empty(), "{:?}", lib.errors);
         assert!(lib.books.len() >= 2, "{} books", lib.books.len());
         let plays = lib.plays_for(4);

@@ -10,15 +10,19 @@ use cohort_formation::pattern::{Pattern, load_pattern};
 
 /// Directories of pattern files for the scenario at `scenario`: `patterns/` beside it and
 /// `../patterns/` from it (the same places scenario `File("name")` patterns come from).
-pub fn pattern_library_dirs(scenario: &Path) -> Vec<PathBuf> {
+pub fn pattern_library_dirs(scenario: &Path, assets: Option<&Path>) -> Vec<PathBuf> {
     let dir = parent_dir(scenario);
-    vec![dir.join("patterns"), dir.join("../patterns")]
+    let mut dirs = vec![dir.join("patterns"), dir.join("../patterns")];
+    dirs.extend(assets.map(|a| a.join("patterns")));
+    dirs
 }
 
 /// Directories of playbook files: `playbooks/` beside the scenario and `../playbooks/`.
-pub fn playbook_dirs(scenario: &Path) -> Vec<PathBuf> {
+pub fn playbook_dirs(scenario: &Path, assets: Option<&Path>) -> Vec<PathBuf> {
     let dir = parent_dir(scenario);
-    vec![dir.join("playbooks"), dir.join("../playbooks")]
+    let mut dirs = vec![dir.join("playbooks"), dir.join("../playbooks")];
+    dirs.extend(assets.map(|a| a.join("playbooks")));
+    dirs
 }
 
 fn parent_dir(path: &Path) -> PathBuf {
@@ -73,12 +77,13 @@ fn mtime(path: &Path) -> Option<SystemTime> {
 }
 
 impl Watcher {
-    /// Watches the scenario at `scenario` and the pattern and playbook files near it.
-    pub fn new(scenario: &Path) -> Self {
+    /// Watches the scenario at `scenario` and the pattern and playbook files near it (and
+    /// under `assets`, the command line's `--assets DIR`).
+    pub fn new(scenario: &Path, assets: Option<&Path>) -> Self {
         let mut w = Self {
             scenario: scenario.to_path_buf(),
-            pattern_dirs: pattern_library_dirs(scenario),
-            playbook_dirs: playbook_dirs(scenario),
+            pattern_dirs: pattern_library_dirs(scenario, assets),
+            playbook_dirs: playbook_dirs(scenario, assets),
             seen: BTreeMap::new(),
         };
         w.seen = w.scan();
@@ -130,11 +135,11 @@ pub struct PatternLibrary {
 }
 
 impl PatternLibrary {
-    /// Loads the library of the scenario at `scenario`.
-    pub fn load(scenario: &Path) -> Self {
+    /// Loads the library of the scenario at `scenario` (and of `assets`, `--assets DIR`).
+    pub fn load(scenario: &Path, assets: Option<&Path>) -> Self {
         let mut by_name: BTreeMap<String, Pattern> = BTreeMap::new();
         let mut errors = BTreeMap::new();
-        for dir in pattern_library_dirs(scenario) {
+        for dir in pattern_library_dirs(scenario, assets) {
             for file in ron_files(&dir) {
                 let Some(name) = file.file_stem().map(|s| s.to_string_lossy().into_owned()) else {
                     continue;
@@ -182,7 +187,7 @@ mod tests {
             "(kind: Wedge,, spacing: 2.0)",
         )
         .expect("write");
-        let lib = PatternLibrary::load(&scenario);
+        let lib = PatternLibrary::load(&scenario, None);
         let names: Vec<&str> = lib.patterns.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names, ["wedge"]);
         assert_eq!(lib.errors.len(), 1);
@@ -196,7 +201,7 @@ mod tests {
         let d = temp_dir("poll");
         let scenario = d.join("scenarios/s.ron");
         std::fs::write(&scenario, "()").expect("write");
-        let mut w = Watcher::new(&scenario);
+        let mut w = Watcher::new(&scenario, None);
         assert!(!w.poll().any());
         std::fs::write(d.join("patterns/line.ron"), "(kind: Line)").expect("write");
         let c = w.poll();

@@ -179,7 +179,10 @@ impl World {
             }
         }
         if let Some(f) = self.formations.get_mut(formation) {
-            if !f.members.contains(&member) {
+            // A unit is listed only by the formation it names (checked of loaded worlds too),
+            // and was just taken out of that one: it cannot be listed here, and the search
+            // (linear in the members) would make filling a formation of n units quadratic.
+            if matches!(member, Member::Unit(_)) || !f.members.contains(&member) {
                 f.members.push(member);
             }
             f.needs_assignment = true;
