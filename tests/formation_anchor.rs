@@ -23,7 +23,7 @@ fn formation(
 ) -> (World, FormationId, Vec<UnitId>) {
     let mut world = World::new(map, WorldSettings::default(), 11).expect("world");
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(kind, RADIUS),
                 settings: FormationSettings {

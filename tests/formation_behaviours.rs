@@ -11,7 +11,7 @@ const DT: f32 = 1.0 / 30.0;
 fn squad(map: Map, kind: PatternKind, n: usize, start: Vec2) -> (World, FormationId, Vec<UnitId>) {
     let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(kind, 0.5),
                 ..FormationSpec::default()
@@ -139,7 +139,7 @@ fn casualties_mid_move_are_reassigned_and_survivors_arrive() {
         world.step(DT);
     }
     for &u in units.iter().step_by(2) {
-        assert!(world.kill_unit(u).is_some());
+        assert!(world.remove_unit(u).is_some());
     }
     let survivors: Vec<UnitId> = units.iter().skip(1).step_by(2).copied().collect();
     assert_eq!(world.formation(f).unwrap().members.len(), survivors.len());

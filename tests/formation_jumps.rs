@@ -53,7 +53,7 @@ fn squad(map: Map, n: usize, jump_speed: f32) -> (World, FormationId, Vec<UnitId
     let mut world = World::new(map, WorldSettings::default(), 11).expect("world");
     let start = Vec2::new(20.0, 20.0);
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(PatternKind::Column, 0.5),
                 ..FormationSpec::default()

@@ -50,7 +50,7 @@ fn an_empty_formation_waits_for_members_then_arrives() {
     let mut w = world(open_map());
     let start = Vec2::new(10.0, 10.0);
     let f = w
-        .create_formation(spec(PatternKind::Line), None, start, Vec2::X)
+        .add_formation(spec(PatternKind::Line), None, start, Vec2::X)
         .unwrap();
     w.order(f, Order::move_to(Vec2::new(40.0, 30.0))).unwrap();
     for _ in 0..100 {
@@ -73,7 +73,7 @@ fn an_empty_formation_waits_for_members_then_arrives() {
 fn a_single_unit_formation_arrives() {
     let mut w = world(open_map());
     let f = w
-        .create_formation(spec(PatternKind::Wedge), None, Vec2::new(5.0, 5.0), Vec2::X)
+        .add_formation(spec(PatternKind::Wedge), None, Vec2::new(5.0, 5.0), Vec2::X)
         .unwrap();
     let u = add_units(&mut w, f, 1, |_| Vec2::new(5.0, 5.0))[0];
     w.order(f, Order::move_to(Vec2::new(50.0, 45.0))).unwrap();
@@ -85,7 +85,7 @@ fn a_single_unit_formation_arrives() {
 fn clump(kind: PatternKind) -> (World, cohort::formation::FormationId) {
     let mut w = world(Map::with_bounds(Vec2::ZERO, Vec2::splat(120.0)));
     let at = Vec2::new(20.0, 20.0);
-    let f = w.create_formation(spec(kind), None, at, Vec2::X).unwrap();
+    let f = w.add_formation(spec(kind), None, at, Vec2::X).unwrap();
     add_units(&mut w, f, 30, |_| at);
     for _ in 0..20 {
         w.step(DT);
@@ -187,7 +187,7 @@ fn a_goal_inside_an_obstacle_ends_at_the_closest_reachable_point() {
     map.circles.push(rock);
     let mut w = world(map);
     let f = w
-        .create_formation(
+        .add_formation(
             spec(PatternKind::Wedge),
             None,
             Vec2::new(10.0, 30.0),
@@ -220,7 +220,7 @@ fn an_unreachable_goal_ends_outside_the_closed_box() {
     }
     let mut w = world(map);
     let f = w
-        .create_formation(
+        .add_formation(
             spec(PatternKind::Line),
             None,
             Vec2::new(10.0, 30.0),
@@ -257,7 +257,7 @@ fn a_disconnected_navgraph_stops_the_formation_at_the_split() {
         .push(Wall::new(Vec2::new(30.0, 0.0), Vec2::new(30.0, 60.0)).unwrap());
     let mut w = world(map);
     let f = w
-        .create_formation(
+        .add_formation(
             spec(PatternKind::Column),
             None,
             Vec2::new(10.0, 30.0),
@@ -291,7 +291,7 @@ fn an_empty_or_unlinked_navgraph_leaves_the_formation_in_place() {
     let start = Vec2::new(20.0, 30.0);
     let hidden = Vec2::new(45.0, 30.0);
     let f = w
-        .create_formation(spec(PatternKind::Line), None, start, Vec2::X)
+        .add_formation(spec(PatternKind::Line), None, start, Vec2::X)
         .unwrap();
     add_units(&mut w, f, 3, |i| {
         start + Vec2::new(0.0, 1.5 * i as f32 - 1.5)
@@ -351,7 +351,7 @@ fn an_empty_or_unlinked_navgraph_leaves_the_formation_in_place() {
 fn moving_world() -> World {
     let mut w = world(open_map());
     let f = w
-        .create_formation(
+        .add_formation(
             spec(PatternKind::Wedge),
             None,
             Vec2::new(10.0, 10.0),
@@ -419,7 +419,7 @@ fn a_pattern_without_slots_is_refused() {
         ..Pattern::default()
     };
     let e = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: empty.clone(),
                 ..FormationSpec::default()
@@ -440,7 +440,7 @@ fn a_pattern_without_slots_is_refused() {
         "{e}"
     );
     let f = w
-        .create_formation(spec(PatternKind::Line), None, Vec2::ONE, Vec2::X)
+        .add_formation(spec(PatternKind::Line), None, Vec2::ONE, Vec2::X)
         .unwrap();
     assert!(w.order(f, Order::ChangePattern(empty.clone())).is_err());
     let with_empty = Order::MoveTo {
@@ -479,7 +479,7 @@ fn more_members_than_a_fixed_pattern_has_slots_all_get_slots() {
         unit_radius: 0.5,
     };
     let f = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: three,
                 ..FormationSpec::default()
@@ -525,13 +525,13 @@ fn bad_values_and_ids_are_refused() {
     assert!(matches!(w.add_unit(bad_body), Err(WorldError::Body(_))));
     assert_eq!(w.unit_count(), 0);
     let f = w
-        .create_formation(spec(PatternKind::Line), None, Vec2::ONE, Vec2::X)
+        .add_formation(spec(PatternKind::Line), None, Vec2::ONE, Vec2::X)
         .unwrap();
     let g = w
-        .create_formation(spec(PatternKind::Line), Some(f), Vec2::ONE, Vec2::X)
+        .add_formation(spec(PatternKind::Line), Some(f), Vec2::ONE, Vec2::X)
         .unwrap();
     assert!(
-        w.create_formation(spec(PatternKind::Line), None, Vec2::NAN, Vec2::X)
+        w.add_formation(spec(PatternKind::Line), None, Vec2::NAN, Vec2::X)
             .is_err()
     );
     assert!(
@@ -554,8 +554,8 @@ fn bad_values_and_ids_are_refused() {
     );
     let u = w.add_unit(body(Vec2::ONE)).unwrap();
     w.add_member(g, Member::Unit(u)).unwrap();
-    assert!(w.kill_unit(u).is_some());
-    assert!(w.kill_unit(u).is_none());
+    assert!(w.remove_unit(u).is_some());
+    assert!(w.remove_unit(u).is_none());
     assert_eq!(
         w.add_member(f, Member::Unit(u)),
         Err(WorldError::NoSuchUnit(u))
@@ -578,7 +578,7 @@ fn bad_values_and_ids_are_refused() {
 fn slots_beyond_the_map_edge_keep_units_in_bounds() {
     let mut w = world(Map::with_bounds(Vec2::ZERO, Vec2::splat(30.0)));
     let f = w
-        .create_formation(
+        .add_formation(
             spec(PatternKind::Column),
             None,
             Vec2::new(5.0, 15.0),
@@ -612,7 +612,7 @@ fn a_map_with_no_free_point_keeps_units_where_they_are() {
     });
     let mut w = world(map);
     let f = w
-        .create_formation(spec(PatternKind::Line), None, Vec2::splat(5.0), Vec2::X)
+        .add_formation(spec(PatternKind::Line), None, Vec2::splat(5.0), Vec2::X)
         .unwrap();
     add_units(&mut w, f, 3, |i| Vec2::new(4.0 + i as f32, 5.0));
     w.order(f, Order::move_to(Vec2::new(8.0, 8.0))).unwrap();
@@ -653,7 +653,7 @@ fn bad_world_settings_are_refused() {
     let mut spec = spec(PatternKind::Line);
     spec.settings.turn_rate = f32::NAN;
     let mut w = world(open_map());
-    assert!(w.create_formation(spec, None, Vec2::ONE, Vec2::X).is_err());
+    assert!(w.add_formation(spec, None, Vec2::ONE, Vec2::X).is_err());
 }
 
 /// Snapshots that are truncated, nested without end, or carry NaN bodies are refused.
@@ -693,7 +693,7 @@ fn a_crevice_narrower_than_a_unit_keeps_it_out_of_the_rocks() {
     }
     let mut w = World::new(map, WorldSettings::default(), 0).unwrap();
     let f = w
-        .create_formation(spec(PatternKind::Column), None, centre, Vec2::X)
+        .add_formation(spec(PatternKind::Column), None, centre, Vec2::X)
         .unwrap();
     let n = 6;
     add_units(&mut w, f, n, |i| {
@@ -740,7 +740,7 @@ fn units_separate_on_a_map_too_big_for_the_neighbour_grid() {
     )
     .unwrap();
     let f = w
-        .create_formation(spec(PatternKind::Box), None, Vec2::splat(100.0), Vec2::X)
+        .add_formation(spec(PatternKind::Box), None, Vec2::splat(100.0), Vec2::X)
         .unwrap();
     add_units(&mut w, f, 12, |_| Vec2::splat(100.0));
     for _ in 0..20 {
@@ -757,7 +757,7 @@ fn units_separate_on_a_map_too_big_for_the_neighbour_grid() {
 fn extreme_but_valid_bodies_never_produce_nan() {
     let mut w = world(open_map());
     let f = w
-        .create_formation(spec(PatternKind::Wedge), None, Vec2::splat(30.0), Vec2::X)
+        .add_formation(spec(PatternKind::Wedge), None, Vec2::splat(30.0), Vec2::X)
         .unwrap();
     // The edges of the documented ranges (`cohort_steering::limits`).
     let extremes = [
@@ -834,7 +834,7 @@ fn extreme_but_valid_tuning_never_produces_nan() {
         fs.settings.turn_rate = 0.0;
         fs.settings.arrival_radius = 0.0;
         let f = w
-            .create_formation(fs, None, Vec2::new(10.0, 20.0), Vec2::X)
+            .add_formation(fs, None, Vec2::new(10.0, 20.0), Vec2::X)
             .unwrap();
         add_units(&mut w, f, 9, |i| {
             Vec2::new(10.0 + (i % 3) as f32, 19.0 + (i / 3) as f32)

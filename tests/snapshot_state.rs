@@ -20,7 +20,7 @@ fn map(size: f32) -> Map {
 fn platoon(size: f32) -> (World, cohort::formation::FormationId) {
     let mut w = World::new(map(size), WorldSettings::default(), 7).unwrap();
     let p = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 name: "p".into(),
                 ..FormationSpec::default()
@@ -31,7 +31,7 @@ fn platoon(size: f32) -> (World, cohort::formation::FormationId) {
         )
         .unwrap();
     let s = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 name: "s".into(),
                 ..FormationSpec::default()

@@ -226,12 +226,12 @@ fn build(plan: &WorldPlan) -> Result<Sim, String> {
     let mut units = Vec::new();
     for fp in &plan.formations {
         let f = world
-            .create_formation(spec(kind(fp.kind)), None, fp.start, Vec2::X)
+            .add_formation(spec(kind(fp.kind)), None, fp.start, Vec2::X)
             .map_err(|e| format!("formation: {e}"))?;
         formations.push(f);
         if let Some((ck, n)) = fp.child {
             let c = world
-                .create_formation(spec(kind(ck)), Some(f), fp.start, Vec2::X)
+                .add_formation(spec(kind(ck)), Some(f), fp.start, Vec2::X)
                 .map_err(|e| format!("child: {e}"))?;
             formations.push(c);
             for i in 0..n {
@@ -323,11 +323,11 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
         }
         Event::Kill(u) => {
             if let Some(id) = pick(units, u.into()) {
-                if world.kill_unit(id).is_none() {
+                if world.remove_unit(id).is_none() {
                     return Err(format!("live unit {id:?} could not be killed"));
                 }
                 units.retain(|&x| x != id);
-                if world.kill_unit(id).is_some() {
+                if world.remove_unit(id).is_some() {
                     return Err(format!("unit {id:?} killed twice"));
                 }
             }
@@ -478,7 +478,7 @@ proptest! {
             }
         }
         let mut world = World::new(map, WorldSettings::default(), seed).unwrap();
-        let f = world.create_formation(spec(kind(k)), None, centre, Vec2::X).unwrap();
+        let f = world.add_formation(spec(kind(k)), None, centre, Vec2::X).unwrap();
         for i in 0..n {
             let a = i as f32 * 2.399_963;
             let p = centre + cohort::steering::ops::from_angle(a) * spread * (i as f32 / n as f32);

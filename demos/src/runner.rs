@@ -228,7 +228,7 @@ impl Runner {
                     })?,
                 TimelineAction::Kill(ids) => {
                     for &id in ids {
-                        self.world.kill_unit(id);
+                        self.world.remove_unit(id);
                     }
                 }
             }
@@ -262,9 +262,9 @@ impl Runner {
             })
     }
 
-    /// Kills a unit now (its formation reassigns the others); `false` if it is not alive.
-    pub fn kill_unit(&mut self, id: UnitId) -> bool {
-        self.world.kill_unit(id).is_some()
+    /// Removes a unit now (its formation reassigns the others); `false` if there is no such unit.
+    pub fn remove_unit(&mut self, id: UnitId) -> bool {
+        self.world.remove_unit(id).is_some()
     }
 
     /// The recorded trail of a unit (empty without trails or for an unknown unit).

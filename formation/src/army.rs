@@ -206,7 +206,7 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
                 ((p % cols) as f32 + 0.5) * pitch.x,
                 ((p / cols) as f32 + 0.5) * pitch.y,
             );
-        let platoon = world.create_formation(
+        let platoon = world.add_formation(
             FormationSpec {
                 name: format!("platoon {p}"),
                 pattern: platoon_pattern,
@@ -221,7 +221,7 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
         platoon_layout.layout(chunk.len(), &mut slots);
         for (s, &n) in chunk.iter().enumerate() {
             let squad_at = at + slots.get(s).map_or(Vec2::ZERO, |slot| slot.offset);
-            let squad = world.create_formation(
+            let squad = world.add_formation(
                 FormationSpec {
                     name: format!("squad {p}.{s}"),
                     pattern: squad_pattern.clone(),

@@ -174,7 +174,7 @@ impl Builder<'_> {
         };
         let id = self
             .world
-            .create_formation(spec, parent, position, facing)
+            .add_formation(spec, parent, position, facing)
             .map_err(|e| self.err(format!("formation {path:?}: {e}")))?;
         let anchor = AnchorPoint::at(position, facing);
         let count = node.children.len() + node.units as usize;

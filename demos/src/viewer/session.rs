@@ -325,7 +325,7 @@ impl Session {
             return;
         };
         let formation = self.runner.world().unit(id).and_then(|u| u.formation);
-        if self.runner.kill_unit(id) {
+        if self.runner.remove_unit(id) {
             let left = formation
                 .and_then(|f| self.runner.world().formation(f))
                 .map_or(0, |f| f.members.len());

@@ -79,9 +79,10 @@ impl World {
         Ok(id)
     }
 
-    /// Kills (removes) a unit. Its formation lays out its pattern for the members left and
-    /// reassigns them; nobody else is lost. `None` if there was no such unit.
-    pub fn kill_unit(&mut self, id: UnitId) -> Option<Unit> {
+    /// Removes a unit (a casualty, or a unit the game takes away) and hands its whole record
+    /// back. Its formation lays out its pattern for the members left and reassigns them;
+    /// nobody else is lost. `None` if there was no such unit.
+    pub fn remove_unit(&mut self, id: UnitId) -> Option<Unit> {
         let unit = self.units.remove(id)?;
         self.unit_free.freed(id);
         if let Some(f) = unit.formation.and_then(|f| self.formations.get_mut(f)) {
@@ -93,7 +94,7 @@ impl World {
 
     /// Creates a formation from `spec`, as a child of `parent` (occupying one of its slots) or
     /// as a top-level formation. The anchor starts at `position` facing `facing`.
-    pub fn create_formation(
+    pub fn add_formation(
         &mut self,
         spec: FormationSpec,
         parent: Option<FormationId>,

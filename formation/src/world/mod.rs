@@ -77,7 +77,7 @@ pub const MAX_SUBSTEPS: u32 = 8;
 
 /// A unit, whole: a body, the formation it belongs to and where its slot is. The world stores
 /// its parts apart (see `world/unit_store.rs`); [`World::unit`] reads them as a [`UnitRef`],
-/// [`World::kill_unit`] hands the whole record back.
+/// [`World::remove_unit`] hands the whole record back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     /// The body steering moves.

@@ -10,7 +10,7 @@
 //!   by a tick only for units on a detour or in the air;
 //! - the heading smoothers in a secondary map, read by the write-back alone.
 //!
-//! The public face of a unit is the whole record [`Unit`] (what [`World::kill_unit`] returns)
+//! The public face of a unit is the whole record [`Unit`] (what [`World::remove_unit`] returns)
 //! and the views [`UnitRef`] and [`UnitMut`] ([`World::unit`], [`World::unit_mut`]).
 
 use cohort_pathing::JumpAbility;
