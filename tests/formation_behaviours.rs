@@ -106,9 +106,11 @@ fn standing_formation_neither_drifts_nor_spins() {
     // Jostle: shove every unit sideways, again and again.
     for round in 0..20 {
         for (i, &u) in units.iter().enumerate() {
-            let unit = world.unit_mut(u).unwrap();
+            let v = world.unit(u).unwrap().body.velocity;
             let s = if (i + round) % 2 == 0 { 1.0 } else { -1.0 };
-            unit.body.velocity += Vec2::new(0.7 * s, 0.4);
+            world
+                .set_unit_velocity(u, v + Vec2::new(0.7 * s, 0.4))
+                .unwrap();
         }
         for _ in 0..15 {
             world.step(DT);

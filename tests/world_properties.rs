@@ -11,7 +11,7 @@
 mod robustness_support;
 
 use cohort::formation::pattern::{PatternKind, Role, Slot};
-use cohort::formation::{FormationId, Member, Order, UnitId, World, WorldSettings};
+use cohort::formation::{FormationId, Member, Order, UnitId, World, WorldError, WorldSettings};
 use cohort::pathing::{GridSpec, Map, NavGraph, NavGraphStorage, PolygonObstacle};
 use cohort::steering::{Body, CircleObstacle, Vec2, Wall};
 use proptest::prelude::*;
@@ -277,10 +277,24 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
         units,
     } = sim;
     let live = |world: &World, f: FormationId| world.formation(f).is_some();
+    // A sub-formation takes only a change of pattern or a cancel in its slot; any other order
+    // is refused until it is detached, which is done here explicitly (then the order must be
+    // taken).
     let give = |world: &mut World, f: FormationId, order: Order| -> Result<(), String> {
         let alive = world.formation(f).is_some();
-        match (world.order(f, order), alive) {
-            (Ok(()), true) | (Err(_), false) => Ok(()),
+        let parent = world.formation(f).and_then(|x| x.parent);
+        let in_slot = matches!(order, Order::ChangePattern(_) | Order::Cancel);
+        match (world.order(f, order.clone()), alive) {
+            (Ok(()), true) if parent.is_none() || in_slot => Ok(()),
+            (Err(WorldError::AttachedMember { parent: p, .. }), true)
+                if !in_slot && Some(p) == parent =>
+            {
+                match (world.detach_formation(f), world.order(f, order)) {
+                    (Ok(Some(left)), Ok(())) if Some(left) == parent => Ok(()),
+                    r => Err(format!("detached order to {f:?}: {r:?}")),
+                }
+            }
+            (Err(_), false) => Ok(()),
             (r, _) => Err(format!("order to {f:?} (alive {alive}): {r:?}")),
         }
     };
@@ -466,11 +480,11 @@ proptest! {
         circles in prop::collection::vec((direction(), 0.5f32..3.0), 0..4),
     ) {
         // An 80 x 80 map keeps every layout of the clump inside the bounds (slots beyond the
-        // edge are a case of their own, in robustness_degenerate.rs); obstacles sit in and
+        // edge are a case of their own, in robustness_degenerate_formations.rs); obstacles sit in and
         // around the clump.
         let mut map = Map::with_bounds(Vec2::ZERO, Vec2::splat(2.0 * SIZE));
         // Circles closer together than a unit's diameter make crevices, a case of its own
-        // (robustness_degenerate.rs); here each is kept only if it leaves room to pass.
+        // (robustness_degenerate_terrain.rs); here each is kept only if it leaves room to pass.
         for &(d, radius) in &circles {
             let c = CircleObstacle { center: centre + d * 8.0, radius };
             if map.circles.iter().all(|o| (o.center - c.center).length() > o.radius + c.radius + 1.2) {

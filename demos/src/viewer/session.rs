@@ -243,8 +243,28 @@ impl Session {
             return;
         };
         let name = self.selected_name();
+        // A member formation follows its parent's slot; to obey an order of its own it is
+        // taken out of its parent first, and the notice says so.
+        let mut detached = String::new();
+        if !matches!(order, Order::ChangePattern(_) | Order::Cancel) {
+            match self.runner.detach_formation(f) {
+                Ok(Some(parent)) => {
+                    let parent = self
+                        .runner
+                        .world()
+                        .formation(parent)
+                        .map_or_else(|| String::from("?"), |p| p.name.clone());
+                    detached = format!(" (detached from {parent})");
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.say(format!("{name}: {e}"), true);
+                    return;
+                }
+            }
+        }
         match self.runner.order(f, order) {
-            Ok(()) => self.say(format!("{name}: {what}"), false),
+            Ok(()) => self.say(format!("{name}: {what}{detached}"), false),
             Err(e) => self.say(format!("{name}: {e}"), true),
         }
     }

@@ -56,8 +56,24 @@ impl World {
     }
 
     /// Adds a free unit that asks for `role` in the formation it joins.
-    pub fn add_unit_with_role(&mut self, mut body: Body, role: Role) -> Result<UnitId, WorldError> {
+    pub fn add_unit_with_role(&mut self, body: Body, role: Role) -> Result<UnitId, WorldError> {
+        let options = super::UnitOptions {
+            role,
+            ..Default::default()
+        };
+        self.add_unit_with(body, options)
+    }
+
+    /// Adds a free unit (validated body) with a role, a jump speed and a tag of the user's
+    /// (see [`super::UnitOptions`]). Its position is pushed out of any obstacle it was placed
+    /// inside.
+    pub fn add_unit_with(
+        &mut self,
+        mut body: Body,
+        options: super::UnitOptions,
+    ) -> Result<UnitId, WorldError> {
         body.validate()?;
+        super::setters::check_jump_speed(options.jump_speed)?;
         if self.units.len() >= MAX_UNITS {
             return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
         }
@@ -66,13 +82,14 @@ impl World {
             smoother: HeadingSmoother::new(),
             body,
             formation: None,
-            role,
+            role: options.role,
             slot_target: None,
             detour: Vec::new(),
             detour_tick: 0,
-            jump_speed: 0.0,
+            jump_speed: options.jump_speed,
             next_jump: None,
             flight: None,
+            tag: options.tag,
         };
         let id = self.units.insert(unit);
         self.unit_free.inserted(id);
@@ -247,8 +264,20 @@ impl World {
     }
 
     /// Queues `order` for `formation`; it takes effect at the start of the next tick.
+    ///
+    /// [`Order::Cancel`] is not queued: it withdraws the orders queued for `formation` at once.
+    ///
+    /// A formation that is a member of another (a squad in a platoon) takes only
+    /// [`Order::ChangePattern`] (carried out in its slot) and [`Order::Cancel`]; any other
+    /// order to it is refused
+    /// with [`WorldError::AttachedMember`] and nothing changes. Order its parent instead, or
+    /// take it out first with [`World::detach_formation`].
     pub fn order(&mut self, formation: FormationId, order: Order) -> Result<(), WorldError> {
         self.check_order(formation, &order)?;
+        if order == Order::Cancel {
+            self.pending.retain(|(f, _)| *f != formation);
+            return Ok(());
+        }
         self.pending.push((formation, order));
         Ok(())
     }
@@ -263,6 +292,7 @@ impl World {
         if !self.formations.contains_key(formation) {
             return Err(WorldError::NoSuchFormation(formation));
         }
+        self.check_member_order(formation, order)?;
         crate::order::check_order(order).map_err(|r| WorldError::Invalid {
             what: "order",
             why: r.to_string(),

@@ -31,13 +31,16 @@ mod free_order;
 mod gather;
 mod jumps;
 mod make_way;
+mod membership;
 mod narrows;
 mod overwatch;
 mod scratch;
 mod separation;
+mod setters;
 mod snapshot;
 mod stable_hash;
 mod state;
+mod status;
 mod tactics;
 mod terrain;
 mod unit_store;
@@ -59,10 +62,11 @@ pub use api::MAX_PENETRATION_ITERATIONS;
 pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
+pub use setters::UnitOptions;
 pub use stable_hash::StableHasher;
 pub use state::{BINARY_MAGIC, STATE_FORMAT_VERSION, SnapshotFormat};
 pub use terrain::Terrain;
-pub use unit_store::{UnitMut, UnitRef};
+pub use unit_store::UnitRef;
 pub use validate::MAX_FORMATION_DEPTH;
 
 /// Most units a world accepts (a guard against absurd inputs exhausting memory).
@@ -104,6 +108,10 @@ pub struct Unit {
     /// The jump or leap on the unit's detour, taken when it reaches the take-off point.
     #[serde(default)]
     pub next_jump: Option<PlannedJump>,
+    /// A number of the user's, carried with the unit and never read by the simulation (the
+    /// game's entity id, say); set by [`World::add_unit_with`] or [`World::set_unit_tag`].
+    #[serde(default)]
+    pub tag: u64,
 }
 
 /// World-wide tuning of unit steering (plain data, defaults that work).
@@ -267,11 +275,6 @@ impl World {
     /// The world's tuning.
     pub fn settings(&self) -> &WorldSettings {
         &self.settings
-    }
-
-    /// Changes the world's tuning.
-    pub fn settings_mut(&mut self) -> &mut WorldSettings {
-        &mut self.settings
     }
 
     /// The world's random number generator (seeded at creation).
