@@ -1,5 +1,6 @@
-//! Prioritised dithering (`cohort::steering::combine::prioritised_dithering`): a grazing animal mostly walks
-//! to water, sometimes stops to look round, and always shies from a predator nearby.
+//! Prioritised dithering (`cohort::steering::combine::prioritised_dithering`): a grazing
+//! animal mostly walks to water, sometimes stops to look round, and always shies from a
+//! predator nearby.
 //!
 //! Behaviours in priority order each get control with their own probability: one draw per
 //! behaviour considered, from the world's seeded random generator, so a run is the same every

@@ -1,5 +1,5 @@
-//! Priority groups (`cohort::steering::combine::PriorityGroups`): a scout heads for a flag while keeping
-//! out of a sentry's reach.
+//! Priority groups (`cohort::steering::combine::PriorityGroups`): a scout heads for a flag
+//! while keeping out of a sentry's reach.
 //!
 //! Two groups of weighted behaviours: "keep away" (flee the sentry) and "go" (arrive at the
 //! flag). Each tick the groups report a priority,

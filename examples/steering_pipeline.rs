@@ -16,7 +16,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let drop_point = Vec2::new(40.0, 0.0);
     let boulders = vec![
         CircleObstacle::new(Vec2::new(10.0, 0.3), 2.0)?,
-        CircleObstacle::new(Vec2::new(26.0, 9.5), 2.5)?,
+        CircleObstacle::new(Vec2::new(30.3, 5.2), 1.5)?,
     ];
     // The context type `C` is `()` here: every stage reads only the body.
     let pipeline: SteeringPipeline = SteeringPipeline::new(BasicActuator::default())
@@ -25,6 +25,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         })
         .with_decomposer(PathDecomposer {
             waypoints: vec![
+                // The route starts where the courier stands.
+                Vec2::ZERO,
                 Vec2::new(18.0, 0.0),
                 Vec2::new(26.0, 10.0),
                 Vec2::new(34.0, 0.0),
