@@ -10,7 +10,7 @@
 use cohort::Vec2;
 use cohort::steering::behaviours::seek::{ArriveParams, arrive, flee};
 use cohort::steering::combine::{PriorityGroups, SteeringGroup};
-use cohort::steering::{Body, locomotion};
+use cohort::steering::{Body, locomotion, ops};
 
 /// What the behaviours read each tick besides the body: where the sentry is.
 struct Field {
@@ -49,7 +49,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (mut closest, mut fleeing_ticks) = (f32::INFINITY, 0u32);
     for tick in 0..30 * 40 {
         let t = tick as f32 * dt;
-        field.sentry = Vec2::new(15.0, -8.0 + 16.0 * (0.5 - 0.5 * (t * 0.4).cos()));
+        field.sentry = Vec2::new(15.0, -8.0 + 16.0 * (0.5 - 0.5 * ops::cos(t * 0.4)));
         let force = groups.steer(&scout, &field);
         if groups.last_order().first() == Some(&0) {
             fleeing_ticks += 1;

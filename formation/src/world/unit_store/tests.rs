@@ -30,6 +30,7 @@ fn record(detour: Vec<Vec2>, flight: bool) -> Unit {
         jump_speed: 4.0,
         detour_tick: 9,
         next_jump: None,
+        tag: 11,
     }
 }
 
