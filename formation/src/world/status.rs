@@ -51,7 +51,8 @@ impl World {
     /// hold, [`FormationStatus::Arrived`] once every unit of its subtree has arrived
     /// ([`World::unit_arrived`]) and every sub-formation's anchor is within its
     /// `arrival_radius` of its slot, [`FormationStatus::Settling`] before; else the motion of
-    /// the nearest formation of the chain (itself first) that does not hold.
+    /// the nearest formation of the chain (itself first) that does not hold. Orders take effect
+    /// at the next step, so one given since the last step does not show yet.
     pub fn formation_status(&self, id: FormationId) -> Result<FormationStatus, WorldError> {
         if !self.formations.contains_key(id) {
             return Err(WorldError::NoSuchFormation(id));
