@@ -59,10 +59,10 @@ mod tests {
 
     #[test]
     fn a_unit_arrives_within_its_radius_of_its_slot_once_its_formation_holds() {
-        let e = slot_error(Vec2::new(1.0, 1.0), Some(Vec2::new(1.3, 1.4)));
-        assert_eq!(e, Some(0.5));
-        assert!(has_arrived(true, 0.5, 0.5));
-        assert!(!has_arrived(true, 0.51, 0.5));
+        let e = slot_error(Vec2::new(1.0, 1.0), Some(Vec2::new(4.0, 5.0)));
+        assert_eq!(e, Some(5.0));
+        assert!(has_arrived(true, 5.0, 5.0));
+        assert!(!has_arrived(true, 5.01, 5.0));
         assert!(!has_arrived(false, 0.0, 0.5));
         assert_eq!(slot_error(Vec2::ZERO, None), None);
         assert_eq!(slot_error(Vec2::ZERO, Some(Vec2::new(f32::NAN, 0.0))), None);

@@ -23,10 +23,11 @@ pub(crate) fn member_may_take(order: &Order) -> bool {
 }
 
 impl World {
-    /// Takes formation `id` out of its parent: it becomes a top-level formation holding where
-    /// its anchor is, with its own members, and takes every order from now on. Its parent lays
-    /// its pattern out for the members left. Returns the parent it left, `None` when it had
-    /// none (then nothing changes).
+    /// Takes formation `id` out of its parent: it becomes a top-level formation with its own
+    /// members and takes every order from now on; it holds where its anchor is until it is
+    /// ordered (its anchor keeps the velocity it had, so an order given now starts from the
+    /// motion it was in). Its parent lays its pattern out for the members left. Returns the
+    /// parent it left, `None` when it had none (then nothing changes).
     pub fn detach_formation(&mut self, id: FormationId) -> Result<Option<FormationId>, WorldError> {
         let f = self
             .formations
@@ -37,11 +38,7 @@ impl World {
         }
         let from = self.remove_member(Member::Formation(id));
         if let Some(f) = self.formations.get_mut(id) {
-            f.anchor.velocity = Vec2::ZERO;
             f.motion = Motion::Holding;
-            f.path.clear();
-            f.path_clearance.clear();
-            f.goal = None;
         }
         Ok(from)
     }
