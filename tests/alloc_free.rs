@@ -164,11 +164,11 @@ fn overwatch_world() -> (World, cohort::formation::FormationId) {
         ..FormationSpec::default()
     };
     let p = w
-        .create_formation(spec, None, Vec2::new(10.0, 30.0), Vec2::X)
+        .add_formation(spec, None, Vec2::new(10.0, 30.0), Vec2::X)
         .unwrap();
     for y in [20.0, 40.0] {
         let s = w
-            .create_formation(
+            .add_formation(
                 FormationSpec::default(),
                 Some(p),
                 Vec2::new(10.0, y),

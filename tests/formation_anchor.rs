@@ -23,7 +23,7 @@ fn formation(
 ) -> (World, FormationId, Vec<UnitId>) {
     let mut world = World::new(map, WorldSettings::default(), 11).expect("world");
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(kind, RADIUS),
                 settings: FormationSettings {
@@ -157,9 +157,13 @@ fn blocked_member(detour_distance: f32) -> (bool, f32, bool) {
         &speeds,
         Vec2::new(34.0, 30.0),
     );
-    world.settings_mut().detour_distance = detour_distance;
+    world
+        .update_settings(|s| s.detour_distance = detour_distance)
+        .expect("valid");
     let u = units[1];
-    world.unit_mut(u).expect("unit").body.position = Vec2::new(21.0, 30.0);
+    world
+        .set_unit_position(u, Vec2::new(21.0, 30.0))
+        .expect("unit");
     let mut closest = f32::INFINITY;
     let mut detoured = false;
     for _ in 0..30 * 40 {
@@ -214,9 +218,10 @@ fn anchor_advance(straggle: bool) -> (f32, f32, f32) {
     }
     if straggle {
         // One member is knocked 12 m back: the mean lag jumps to about 3.
-        let body = &mut world.unit_mut(units[2]).expect("unit").body;
+        let mut body = world.unit(units[2]).expect("unit").body;
         body.position.x -= 12.0;
         body.velocity = Vec2::ZERO;
+        world.set_unit_body(units[2], body).expect("valid body");
     }
     let start = world.formation(f).expect("formation").anchor.position;
     let mut lowest_factor: f32 = 1.0;

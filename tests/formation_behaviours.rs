@@ -11,7 +11,7 @@ const DT: f32 = 1.0 / 30.0;
 fn squad(map: Map, kind: PatternKind, n: usize, start: Vec2) -> (World, FormationId, Vec<UnitId>) {
     let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(kind, 0.5),
                 ..FormationSpec::default()
@@ -106,9 +106,11 @@ fn standing_formation_neither_drifts_nor_spins() {
     // Jostle: shove every unit sideways, again and again.
     for round in 0..20 {
         for (i, &u) in units.iter().enumerate() {
-            let unit = world.unit_mut(u).unwrap();
+            let v = world.unit(u).unwrap().body.velocity;
             let s = if (i + round) % 2 == 0 { 1.0 } else { -1.0 };
-            unit.body.velocity += Vec2::new(0.7 * s, 0.4);
+            world
+                .set_unit_velocity(u, v + Vec2::new(0.7 * s, 0.4))
+                .unwrap();
         }
         for _ in 0..15 {
             world.step(DT);
@@ -139,7 +141,7 @@ fn casualties_mid_move_are_reassigned_and_survivors_arrive() {
         world.step(DT);
     }
     for &u in units.iter().step_by(2) {
-        assert!(world.kill_unit(u).is_some());
+        assert!(world.remove_unit(u).is_some());
     }
     let survivors: Vec<UnitId> = units.iter().skip(1).step_by(2).copied().collect();
     assert_eq!(world.formation(f).unwrap().members.len(), survivors.len());

@@ -53,7 +53,7 @@ fn squad(map: Map, n: usize, jump_speed: f32) -> (World, FormationId, Vec<UnitId
     let mut world = World::new(map, WorldSettings::default(), 11).expect("world");
     let start = Vec2::new(20.0, 20.0);
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(PatternKind::Column, 0.5),
                 ..FormationSpec::default()
@@ -69,7 +69,7 @@ fn squad(map: Map, n: usize, jump_speed: f32) -> (World, FormationId, Vec<UnitId
         let u = world
             .add_unit(Body::new(p, 0.5, 3.0, 8.0).unwrap())
             .unwrap();
-        *world.unit_mut(u).unwrap().jump_speed = jump_speed;
+        world.set_unit_jump_speed(u, jump_speed).unwrap();
         world.add_member(f, Member::Unit(u)).unwrap();
         units.push(u);
     }

@@ -49,7 +49,7 @@ fn platoon(mode: AnchorMode) -> Platoon {
         ..FormationSettings::default()
     };
     let root = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 name: "platoon".into(),
                 pattern: pattern(PatternKind::Box, 9.0),
@@ -64,7 +64,7 @@ fn platoon(mode: AnchorMode) -> Platoon {
     let mut units = Vec::new();
     for s in 0..4 {
         let squad = world
-            .create_formation(
+            .add_formation(
                 FormationSpec {
                     name: format!("squad {s}"),
                     pattern: pattern(PatternKind::Column, 3.2),
@@ -77,7 +77,7 @@ fn platoon(mode: AnchorMode) -> Platoon {
             .expect("squad");
         for t in 0..2 {
             let team = world
-                .create_formation(
+                .add_formation(
                     FormationSpec {
                         name: format!("team {s}.{t}"),
                         pattern: pattern(PatternKind::Wedge, 1.6),

@@ -18,7 +18,7 @@ fn add_formation(
     facing: Vec2,
 ) -> (FormationId, Vec<UnitId>) {
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(kind, RADIUS),
                 ..FormationSpec::default()

@@ -33,7 +33,7 @@ fn squad(map: Map, settings: WorldSettings) -> (World, FormationId, Vec<UnitId>)
     let mut world = World::new(map, settings, 5).unwrap();
     let start = Vec2::new(15.0, 30.0);
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(PatternKind::Wedge, 0.5),
                 ..FormationSpec::default()

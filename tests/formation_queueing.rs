@@ -18,7 +18,7 @@ const QUEUE_GAP: f32 = 2.0;
 /// A 4 × 4 box of 16 units of top speed `speed` at `at` facing +x, every unit on its slot.
 fn add_box(world: &mut World, at: Vec2, speed: f32, follow_gap: f32) -> (FormationId, Vec<UnitId>) {
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
                 settings: FormationSettings {

@@ -19,7 +19,7 @@ fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
         ..FormationSpec::default()
     };
     let f = world
-        .create_formation(spec, None, at, facing)
+        .add_formation(spec, None, at, facing)
         .expect("formation");
     let side = (n as f32).sqrt().ceil() as usize;
     for i in 0..n {

@@ -40,7 +40,7 @@ fn platoon_moving(ticks: u32) -> Platoon {
     let mut platoon_spec = spec(PatternKind::Line);
     platoon_spec.pattern.spacing = 8.0;
     let platoon = world
-        .create_formation(platoon_spec, None, start, Vec2::X)
+        .add_formation(platoon_spec, None, start, Vec2::X)
         .unwrap();
     let mut squads = Vec::new();
     let mut units = Vec::new();
@@ -49,7 +49,7 @@ fn platoon_moving(ticks: u32) -> Platoon {
         let mut squad_spec = spec(PatternKind::Wedge);
         squad_spec.name = format!("squad {s}");
         let squad = world
-            .create_formation(squad_spec, Some(platoon), at, Vec2::X)
+            .add_formation(squad_spec, Some(platoon), at, Vec2::X)
             .unwrap();
         units.extend(add_units(&mut world, squad, 6, |i| {
             at + Vec2::new(-1.2 * (i / 2) as f32, 1.5 * (i % 2) as f32)
@@ -112,7 +112,7 @@ fn half_the_platoon_killed_mid_move_the_rest_arrive() {
     let mut p = platoon_moving(200);
     let dead: Vec<UnitId> = p.units.iter().copied().step_by(2).collect();
     for &u in &dead {
-        assert!(p.world.kill_unit(u).is_some());
+        assert!(p.world.remove_unit(u).is_some());
     }
     check_step(&p.world).err(); // members were removed; slots are laid out at the next step
     p.world.step(DT);
@@ -152,7 +152,7 @@ fn a_squad_wiped_out_mid_move_the_rest_arrive() {
     let mut dead = Vec::new();
     p.world.units_in(p.squads[0], &mut dead);
     for u in dead {
-        assert!(p.world.kill_unit(u).is_some());
+        assert!(p.world.remove_unit(u).is_some());
     }
     assert!(p.world.formation(p.squads[0]).unwrap().members.is_empty());
     assert_all_arrive(&mut p, 12);
@@ -210,7 +210,7 @@ fn faults_together_are_deterministic_and_everybody_arrives() {
     let run = || {
         let mut p = platoon_moving(100);
         for &u in p.units.iter().step_by(3) {
-            p.world.kill_unit(u);
+            p.world.remove_unit(u);
         }
         for _ in 0..50 {
             p.world.step(DT);

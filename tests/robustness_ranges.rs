@@ -120,10 +120,10 @@ fn the_world_refuses_extreme_orders_and_bodies() {
     )
     .unwrap();
     let f = w
-        .create_formation(FormationSpec::default(), None, Vec2::splat(50.0), Vec2::X)
+        .add_formation(FormationSpec::default(), None, Vec2::splat(50.0), Vec2::X)
         .unwrap();
     assert!(
-        w.create_formation(
+        w.add_formation(
             FormationSpec::default(),
             None,
             Vec2::new(15.0, -1e38),

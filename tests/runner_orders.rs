@@ -43,7 +43,7 @@ fn runner(text: &str) -> Runner {
 /// along it at least a diameter apart, all facing the drag direction (+y) turned left (-x).
 #[test]
 fn a_form_along_order_in_a_scenario_ends_on_the_drawn_line() {
-    let order = "FormAlong(points: [(50.0, 24.0), (50.0, 36.0)])";
+    let order = "FormAlong(points: [(50.0, 24.0), (50.0, 36.0)], at_slowest: false)";
     let text = scenario(order);
     let parsed = Scenario::from_ron_str(&text, "inline").unwrap();
     assert_eq!(

@@ -20,7 +20,7 @@ fn map(size: f32) -> Map {
 fn platoon(size: f32) -> (World, cohort::formation::FormationId) {
     let mut w = World::new(map(size), WorldSettings::default(), 7).unwrap();
     let p = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 name: "p".into(),
                 ..FormationSpec::default()
@@ -31,7 +31,7 @@ fn platoon(size: f32) -> (World, cohort::formation::FormationId) {
         )
         .unwrap();
     let s = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 name: "s".into(),
                 ..FormationSpec::default()
@@ -70,7 +70,7 @@ fn the_state_hash_allocates_nothing_and_sees_every_part() {
     let mut drawn = w.clone();
     drawn.rng_mut().next_u32();
     let mut tuned = w.clone();
-    tuned.settings_mut().arrive_time += 0.125;
+    tuned.update_settings(|s| s.arrive_time += 0.125).unwrap();
     let (other_map, _) = platoon(41.0);
     let (same_map, _) = platoon(40.0);
     let mut seen = vec![

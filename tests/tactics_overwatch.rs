@@ -39,7 +39,7 @@ fn map() -> Map {
 fn platoon() -> (World, FormationId, Vec<FormationId>, Vec<Vec<UnitId>>) {
     let mut w = World::new(map(), WorldSettings::default(), 5).unwrap();
     let p = w
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 // The platoon's line holds its squads 8 m apart (a squad's line is 4.5 m).
                 pattern: Pattern {
@@ -57,7 +57,7 @@ fn platoon() -> (World, FormationId, Vec<FormationId>, Vec<Vec<UnitId>>) {
     let mut units = Vec::new();
     for (name, y) in [("alpha", 20.0), ("bravo", 40.0)] {
         let s = w
-            .create_formation(
+            .add_formation(
                 FormationSpec {
                     name: name.into(),
                     ..FormationSpec::default()
@@ -222,7 +222,7 @@ fn a_halt_interrupts_the_advance_and_a_squad_killed_mid_bound_is_handled() {
         .unwrap()
         .bounding()
         .expect("someone bounds");
-    assert!(w.kill_unit(units[b][0]).is_some());
+    assert!(w.remove_unit(units[b][0]).is_some());
     for _ in 0..30 {
         w.step(DT);
     }
@@ -305,7 +305,7 @@ fn save_and_restore_mid_advance_is_bit_identical() {
 fn a_formation_without_squads_just_moves_and_bad_orders_are_refused() {
     let mut w = World::new(map(), WorldSettings::default(), 1).unwrap();
     let f = w
-        .create_formation(
+        .add_formation(
             FormationSpec::default(),
             None,
             Vec2::new(10.0, 30.0),

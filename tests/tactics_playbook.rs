@@ -43,7 +43,7 @@ fn team_at_speed(
     speed: f32,
 ) -> (FormationId, Vec<UnitId>) {
     let f = world
-        .create_formation(
+        .add_formation(
             FormationSpec {
                 name: name.into(),
                 ..FormationSpec::default()

@@ -32,7 +32,7 @@ fn world_with_team() -> (World, cohort::formation::FormationId) {
     )
     .unwrap();
     let f = w
-        .create_formation(
+        .add_formation(
             FormationSpec::default(),
             None,
             Vec2::new(20.0, 40.0),
@@ -65,7 +65,7 @@ fn unknown_play_and_bad_frame_are_refused() {
     assert!(w.order(f, bad).is_err());
     // An empty formation running a play neither panics nor produces NaN.
     let empty = w
-        .create_formation(FormationSpec::default(), None, Vec2::new(5.0, 5.0), Vec2::X)
+        .add_formation(FormationSpec::default(), None, Vec2::new(5.0, 5.0), Vec2::X)
         .unwrap();
     w.order(empty, run_play(&book, "peel_left", Vec2::new(5.0, 5.0)))
         .unwrap();

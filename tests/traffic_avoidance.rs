@@ -27,7 +27,7 @@ fn singles(starts: &[(Vec2, Vec2)], settings: WorldSettings) -> (World, Vec<Unit
             ..FormationSpec::default()
         };
         let f = world
-            .create_formation(spec, None, start, facing)
+            .add_formation(spec, None, start, facing)
             .expect("formation");
         let body = Body::new(start, RADIUS, 1.5, 3.0).expect("body");
         let u = world.add_unit(body).expect("unit");
@@ -127,7 +127,7 @@ fn a_formation_alone_steps_as_without_avoidance() {
         };
         let at = Vec2::new(20.0, 50.0);
         let f = world
-            .create_formation(spec, None, at, Vec2::X)
+            .add_formation(spec, None, at, Vec2::X)
             .expect("formation");
         for i in 0..16 {
             let p = at + Vec2::new((i % 4) as f32, (i / 4) as f32) * 1.5;

@@ -11,7 +11,7 @@
 mod robustness_support;
 
 use cohort::formation::pattern::{PatternKind, Role, Slot};
-use cohort::formation::{FormationId, Member, Order, UnitId, World, WorldSettings};
+use cohort::formation::{FormationId, Member, Order, UnitId, World, WorldError, WorldSettings};
 use cohort::pathing::{GridSpec, Map, NavGraph, NavGraphStorage, PolygonObstacle};
 use cohort::steering::{Body, CircleObstacle, Vec2, Wall};
 use proptest::prelude::*;
@@ -226,12 +226,12 @@ fn build(plan: &WorldPlan) -> Result<Sim, String> {
     let mut units = Vec::new();
     for fp in &plan.formations {
         let f = world
-            .create_formation(spec(kind(fp.kind)), None, fp.start, Vec2::X)
+            .add_formation(spec(kind(fp.kind)), None, fp.start, Vec2::X)
             .map_err(|e| format!("formation: {e}"))?;
         formations.push(f);
         if let Some((ck, n)) = fp.child {
             let c = world
-                .create_formation(spec(kind(ck)), Some(f), fp.start, Vec2::X)
+                .add_formation(spec(kind(ck)), Some(f), fp.start, Vec2::X)
                 .map_err(|e| format!("child: {e}"))?;
             formations.push(c);
             for i in 0..n {
@@ -277,10 +277,24 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
         units,
     } = sim;
     let live = |world: &World, f: FormationId| world.formation(f).is_some();
+    // A sub-formation takes only a change of pattern or a cancel in its slot; any other order
+    // is refused until it is detached, which is done here explicitly (then the order must be
+    // taken).
     let give = |world: &mut World, f: FormationId, order: Order| -> Result<(), String> {
         let alive = world.formation(f).is_some();
-        match (world.order(f, order), alive) {
-            (Ok(()), true) | (Err(_), false) => Ok(()),
+        let parent = world.formation(f).and_then(|x| x.parent);
+        let in_slot = matches!(order, Order::ChangePattern(_) | Order::Cancel);
+        match (world.order(f, order.clone()), alive) {
+            (Ok(()), true) if parent.is_none() || in_slot => Ok(()),
+            (Err(WorldError::AttachedMember { parent: p, .. }), true)
+                if !in_slot && Some(p) == parent =>
+            {
+                match (world.detach_formation(f), world.order(f, order)) {
+                    (Ok(Some(left)), Ok(())) if Some(left) == parent => Ok(()),
+                    r => Err(format!("detached order to {f:?}: {r:?}")),
+                }
+            }
+            (Err(_), false) => Ok(()),
             (r, _) => Err(format!("order to {f:?} (alive {alive}): {r:?}")),
         }
     };
@@ -323,11 +337,11 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
         }
         Event::Kill(u) => {
             if let Some(id) = pick(units, u.into()) {
-                if world.kill_unit(id).is_none() {
+                if world.remove_unit(id).is_none() {
                     return Err(format!("live unit {id:?} could not be killed"));
                 }
                 units.retain(|&x| x != id);
-                if world.kill_unit(id).is_some() {
+                if world.remove_unit(id).is_some() {
                     return Err(format!("unit {id:?} killed twice"));
                 }
             }
@@ -466,11 +480,11 @@ proptest! {
         circles in prop::collection::vec((direction(), 0.5f32..3.0), 0..4),
     ) {
         // An 80 x 80 map keeps every layout of the clump inside the bounds (slots beyond the
-        // edge are a case of their own, in robustness_degenerate.rs); obstacles sit in and
+        // edge are a case of their own, in robustness_degenerate_formations.rs); obstacles sit in and
         // around the clump.
         let mut map = Map::with_bounds(Vec2::ZERO, Vec2::splat(2.0 * SIZE));
         // Circles closer together than a unit's diameter make crevices, a case of its own
-        // (robustness_degenerate.rs); here each is kept only if it leaves room to pass.
+        // (robustness_degenerate_terrain.rs); here each is kept only if it leaves room to pass.
         for &(d, radius) in &circles {
             let c = CircleObstacle { center: centre + d * 8.0, radius };
             if map.circles.iter().all(|o| (o.center - c.center).length() > o.radius + c.radius + 1.2) {
@@ -478,7 +492,7 @@ proptest! {
             }
         }
         let mut world = World::new(map, WorldSettings::default(), seed).unwrap();
-        let f = world.create_formation(spec(kind(k)), None, centre, Vec2::X).unwrap();
+        let f = world.add_formation(spec(kind(k)), None, centre, Vec2::X).unwrap();
         for i in 0..n {
             let a = i as f32 * 2.399_963;
             let p = centre + cohort::steering::ops::from_angle(a) * spread * (i as f32 / n as f32);

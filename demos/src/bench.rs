@@ -306,7 +306,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     let ns_per_unit_tick = seconds * 1e9 / unit_ticks;
     let bf_ticks = brute_force_ticks(options.units, options.ticks);
     let brute = brute_world.map(|mut w| {
-        w.settings_mut().brute_force_neighbours = true;
+        let _ = w.update_settings(|s| s.brute_force_neighbours = true);
         // One untimed tick so the copy's scratch buffers grow first.
         w.step(BENCH_DT);
         let start = Instant::now();

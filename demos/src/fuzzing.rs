@@ -178,7 +178,7 @@ fn small_world(n: usize) -> Result<(World, cohort_formation::FormationId), Strin
     let map = Map::with_bounds(Vec2::ZERO, Vec2::splat(100.0));
     let mut w = World::new(map, WorldSettings::default(), 7).map_err(|e| e.to_string())?;
     let f = w
-        .create_formation(FormationSpec::default(), None, Vec2::splat(50.0), Vec2::X)
+        .add_formation(FormationSpec::default(), None, Vec2::splat(50.0), Vec2::X)
         .map_err(|e| e.to_string())?;
     for i in 0..n {
         let p = Vec2::new(45.0 + i as f32, 50.0);
@@ -347,7 +347,7 @@ pub fn world_calls(data: &[u8]) -> Result<(), String> {
                     },
                     ..FormationSpec::default()
                 };
-                if let Ok(id) = w.create_formation(spec, None, input.vec2(), input.vec2()) {
+                if let Ok(id) = w.add_formation(spec, None, input.vec2(), input.vec2()) {
                     formations.push(id);
                 }
             }
@@ -380,7 +380,7 @@ pub fn world_calls(data: &[u8]) -> Result<(), String> {
             }
             5 => {
                 if let Some(&u) = units.get(usize::from(input.u8())) {
-                    w.kill_unit(u);
+                    w.remove_unit(u);
                 }
             }
             6 => {

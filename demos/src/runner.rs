@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use cohort_formation::world::SnapshotFormat;
-use cohort_formation::{FormationId, Motion, Order, UnitId, World};
+use cohort_formation::{FormationId, Order, UnitId, World};
 use glam::Vec2;
 use thiserror::Error;
 
@@ -228,7 +228,7 @@ impl Runner {
                     })?,
                 TimelineAction::Kill(ids) => {
                     for &id in ids {
-                        self.world.kill_unit(id);
+                        self.world.remove_unit(id);
                     }
                 }
             }
@@ -262,9 +262,23 @@ impl Runner {
             })
     }
 
-    /// Kills a unit now (its formation reassigns the others); `false` if it is not alive.
-    pub fn kill_unit(&mut self, id: UnitId) -> bool {
-        self.world.kill_unit(id).is_some()
+    /// Takes formation `formation` out of its parent now (see `World::detach_formation`), so
+    /// that it can be ordered on its own; the parent it left, `None` when it had none.
+    pub fn detach_formation(
+        &mut self,
+        formation: FormationId,
+    ) -> Result<Option<FormationId>, RunError> {
+        self.world
+            .detach_formation(formation)
+            .map_err(|e| RunError::Order {
+                tick: self.tick,
+                message: e.to_string(),
+            })
+    }
+
+    /// Removes a unit now (its formation reassigns the others); `false` if there is no such unit.
+    pub fn remove_unit(&mut self, id: UnitId) -> bool {
+        self.world.remove_unit(id).is_some()
     }
 
     /// The recorded trail of a unit (empty without trails or for an unknown unit).
@@ -307,26 +321,6 @@ impl Runner {
         report
     }
 
-    /// Whether the formation and all its ancestors satisfy `f`.
-    fn chain_all(&self, start: Option<FormationId>, f: impl Fn(Motion) -> bool) -> bool {
-        let mut cursor = start;
-        let mut depth = 0;
-        while let Some(id) = cursor {
-            let Some(form) = self.world.formation(id) else {
-                break;
-            };
-            if !f(form.motion) {
-                return false;
-            }
-            cursor = form.parent;
-            depth += 1;
-            if depth > 64 {
-                break;
-            }
-        }
-        true
-    }
-
     fn sample(&mut self) {
         let mut samples = std::mem::take(&mut self.samples);
         samples.clear();
@@ -334,7 +328,7 @@ impl Runner {
             let Some(&index) = self.index_of.get(&id) else {
                 continue;
             };
-            let holding = self.chain_all(unit.formation, |m| m == Motion::Holding);
+            let holding = self.world.formation_at_goal(unit.formation);
             samples.push(UnitSample {
                 index,
                 position: unit.body.position,

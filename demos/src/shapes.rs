@@ -2,7 +2,7 @@
 //! obstacles, walls, cover points and jump links, as plain shapes.
 //!
 //! Metrics and rendering read these shapes rather than the pathing crate's map directly, so they
-//! can be tested on hand-made geometry; [`MapShapes::from_map`] converts a map.
+//! can be tested on hand-made geometry; [`crate::runner::shapes_of`] converts a map.
 
 use cohort_steering::geometry::{closest_point_on_segment, segment_intersection};
 use glam::Vec2;

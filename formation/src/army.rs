@@ -235,7 +235,7 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
         let platoon = if grouped {
             None
         } else {
-            Some(world.create_formation(
+            Some(world.add_formation(
                 FormationSpec {
                     name: format!("platoon {p}"),
                     pattern: platoon_pattern,
@@ -252,7 +252,7 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
         for (s, &n) in chunk.iter().enumerate() {
             let squad_at = at + slots.get(s).map_or(Vec2::ZERO, |slot| slot.offset);
             let squad = match platoon {
-                Some(platoon) => Some(world.create_formation(
+                Some(platoon) => Some(world.add_formation(
                     FormationSpec {
                         name: format!("squad {p}.{s}"),
                         pattern: squad_pattern.clone(),
@@ -304,7 +304,7 @@ fn add_group(
         .iter()
         .map(|b| Slot::new(b.position - centre, Role::Any))
         .collect();
-    let group = world.create_formation(
+    let group = world.add_formation(
         FormationSpec {
             name: format!("group {g}"),
             pattern: Pattern {

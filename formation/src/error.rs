@@ -27,6 +27,19 @@ pub enum WorldError {
     /// Making a formation a child of itself or of one of its descendants.
     #[error("formation {0:?} cannot be nested inside its own subtree")]
     Cycle(FormationId),
+    /// An order that would move a formation on its own, given to a formation that is a member
+    /// of another: order the parent, or take the member out first with
+    /// [`crate::World::detach_formation`]. (A change of pattern is carried out in the member's
+    /// slot and is not refused.)
+    #[error(
+        "formation {formation:?} is a member of formation {parent:?} and follows its slot: order          the parent, or detach it first (World::detach_formation)"
+    )]
+    AttachedMember {
+        /// The formation ordered.
+        formation: FormationId,
+        /// The formation it is a member of.
+        parent: FormationId,
+    },
     /// A world already holds as many units as it may.
     #[error("too many units: the limit is {limit}")]
     TooManyUnits {

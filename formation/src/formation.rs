@@ -88,7 +88,7 @@ impl Default for FormationSettings {
 
 impl FormationSettings {
     /// Every tuning number by field name; each must be finite and not negative (checked by
-    /// `World::create_formation`, snapshots and the scenario validator alike).
+    /// `World::add_formation`, snapshots and the scenario validator alike).
     pub fn tuning(&self) -> [(&'static str, f32); 9] {
         [
             ("k_offset", self.k_offset),

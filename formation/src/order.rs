@@ -31,9 +31,12 @@ pub enum Order {
     ChangePattern(Pattern),
     /// Turn in place to face a direction.
     Face(Vec2),
-    /// Stop where the formation is; it holds position without drifting or spinning.
+    /// Stop where the formation is; it holds position without drifting or spinning (a running
+    /// play or overwatch advance stops too).
     Halt,
-    /// Drop the current order; same as `Halt` for a moving formation.
+    /// Withdraw the orders given to this formation that have not taken effect yet (those
+    /// queued since the last tick, before this one); the formation carries on with what it
+    /// was doing. Unlike [`Order::Halt`], it never stops a formation that is already moving.
     Cancel,
     /// Run play `play` of `playbook`: members are assigned to the play's slots and follow its
     /// phases (fixed, keyframed and reactive slots), then the `next` play if it names one.
@@ -73,9 +76,10 @@ pub enum Order {
         /// Facing of the formation and every slot; `None`: the drag direction turned left.
         #[serde(default)]
         facing: Option<Vec2>,
-        /// `false` (the default): every member walks straight to its point at its own speed.
-        /// `true`: the formation marches there as one in the new arrangement.
-        #[serde(default)]
+        /// `true` (the default, as for [`Order::MoveTo`]): the formation marches there as one
+        /// in the new arrangement. `false`: every member walks straight to its point at its
+        /// own speed.
+        #[serde(default = "yes")]
         at_slowest: bool,
     },
 }

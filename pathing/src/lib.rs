@@ -37,3 +37,6 @@ pub use path_query::{
 pub use polygon::PolygonObstacle;
 pub use smoothing::{smooth_path, smooth_path_into};
 pub use valid_map::{Clearance, ValidMap};
+
+/// The vector type of every crate: 2D, `f32` (glam's).
+pub use cohort_steering::Vec2;

@@ -25,3 +25,9 @@ pub use vector::truncate;
 
 /// The vector type of the whole crate: 2D, `f32`.
 pub use glam::Vec2;
+
+/// The `mint` interoperability types (feature `mint`): [`Vec2`] converts to and from
+/// `mint::Vector2<f32>` and `mint::Point2<f32>` with `.into()`, and so does the `Vec2` of any
+/// glam version built with its own `mint` feature.
+#[cfg(feature = "mint")]
+pub use mint;

@@ -3,8 +3,9 @@
 //! [`PenetrationSolver`] moves overlapping bodies apart along the line of their centres, each
 //! by half the overlap, regardless of mass or velocity, using a [`CellGrid`] for candidate
 //! pairs, in a deterministic order, over several iterations (one separation can cause another).
-//! Free functions push bodies out of [`CircleObstacle`]s and [`Wall`]s; [`stop_at_wall`] stops
-//! a body whose centre would tunnel through a wall in one step.
+//! Free functions push bodies out of circle obstacles ([`crate::CircleObstacle`]) and walls
+//! ([`crate::Wall`]); [`stop_at_wall`] stops a body whose centre would tunnel through a wall in
+//! one step.
 
 use crate::capacity::ReserveTotal;
 use core::mem::take;

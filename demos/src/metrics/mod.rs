@@ -178,10 +178,7 @@ impl Metrics {
             };
             track.last_heading = u.heading;
             // Stuck.
-            let slot_error = u
-                .slot_target
-                .filter(|t| t.is_finite())
-                .map(|t| (t - u.position).length());
+            let slot_error = cohort_formation::status::slot_error(u.position, u.slot_target);
             let away = slot_error.is_none_or(|e| e > u.radius);
             if !(u.ordered_to_move && away) || (u.position - track.progress_at).length() > u.radius
             {
@@ -201,7 +198,7 @@ impl Metrics {
                 slot.sum += f64::from(e);
                 slot.count += 1;
                 slot.max = slot.max.max(e);
-                if u.formation_at_goal && e <= u.radius {
+                if cohort_formation::status::has_arrived(u.formation_at_goal, e, u.radius) {
                     arrived += 1;
                 }
             }

@@ -5,8 +5,10 @@
 //! sub-formations take the first slots (their anchors start there) and the formation's own
 //! units the rest.
 
-use cohort_formation::pattern::{Pattern, PatternKind, Slot, ValidPattern};
-use cohort_formation::{AnchorPoint, FormationId, FormationSpec, Member, Order, UnitId, World};
+use cohort_formation::pattern::{Pattern, Slot, ValidPattern};
+use cohort_formation::{
+    AnchorPoint, FormationId, FormationSpec, Member, Order, UnitId, UnitOptions, World,
+};
 use glam::Vec2;
 
 use super::format::{FormationNode, OrderSpec, PatternRef, Scenario, UnitTemplate};
@@ -110,12 +112,11 @@ impl Builder<'_> {
     fn pattern(&self, node: &FormationNode) -> Result<(ValidPattern, f32), ScenarioError> {
         let radius = self.template(&node.template).radius;
         let mut max_radius = if node.units > 0 { radius } else { 0.0 };
-        let mut child_extent = 0.0f32;
+        let mut children = Vec::with_capacity(node.children.len());
         for c in &node.children {
             let (p, r) = self.pattern(c)?;
             max_radius = max_radius.max(r);
-            let n = c.children.len() + c.units as usize;
-            child_extent = child_extent.max(p.extent(n).max_element());
+            children.push((p, c.children.len() + c.units as usize));
         }
         let pattern = match &node.pattern {
             PatternRef::Inline(p) => p.clone(),
@@ -125,7 +126,14 @@ impl Builder<'_> {
                 .get(name)
                 .map(|p| p.pattern().clone())
                 .ok_or_else(|| self.err(format!("pattern {name:?} was not loaded")))?,
-            PatternRef::Kind(kind) => kind_pattern(kind, node, max_radius, child_extent),
+            PatternRef::Kind(kind) => {
+                let children = children.iter().map(|(p, n)| (p, *n));
+                let mut p = Pattern::for_children(kind.clone(), max_radius, children);
+                if let Some(s) = node.spacing {
+                    p.spacing = s;
+                }
+                p
+            }
         };
         let valid = pattern
             .validate()
@@ -174,7 +182,7 @@ impl Builder<'_> {
         };
         let id = self
             .world
-            .create_formation(spec, parent, position, facing)
+            .add_formation(spec, parent, position, facing)
             .map_err(|e| self.err(format!("formation {path:?}: {e}")))?;
         let anchor = AnchorPoint::at(position, facing);
         let count = node.children.len() + node.units as usize;
@@ -207,13 +215,14 @@ impl Builder<'_> {
                 anchor.slot_position(slot.offset),
                 anchor.slot_facing(slot.facing),
             );
+            let options = UnitOptions {
+                jump_speed: template.jump_speed,
+                ..UnitOptions::default()
+            };
             let uid = self
                 .world
-                .add_unit(body)
+                .add_unit_with(body, options)
                 .map_err(|e| self.err(format!("unit {k} of {path:?}: {e}")))?;
-            if let Some(u) = self.world.unit_mut(uid) {
-                *u.jump_speed = template.jump_speed;
-            }
             self.world
                 .add_member(id, Member::Unit(uid))
                 .map_err(|e| self.err(format!("unit {k} of {path:?}: {e}")))?;
@@ -280,26 +289,6 @@ impl Builder<'_> {
             },
         })
     }
-}
-
-/// The pattern of a built-in kind for a node: 3 radii between units, or the largest child's
-/// extent plus one diameter between sub-formations.
-fn kind_pattern(
-    kind: &PatternKind,
-    node: &FormationNode,
-    max_radius: f32,
-    child_extent: f32,
-) -> Pattern {
-    let r = if max_radius > 0.0 { max_radius } else { 0.5 };
-    let mut p = Pattern::for_radius(kind.clone(), r);
-    if child_extent > 0.0 {
-        p.spacing = p.spacing.max(child_extent + 2.0 * r);
-        p.unit_radius = p.unit_radius.max(0.5 * child_extent);
-    }
-    if let Some(s) = node.spacing {
-        p.spacing = s;
-    }
-    p
 }
 
 impl LoadedScenario {

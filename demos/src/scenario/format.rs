@@ -209,7 +209,8 @@ pub enum OrderSpec {
     Face(Vec2),
     /// Stop and hold.
     Halt,
-    /// Drop the current order.
+    /// Withdraw the formation's orders given earlier in the same tick (they have not taken
+    /// effect yet); the formation carries on with what it was doing.
     Cancel,
     /// Run play `play` of a playbook file (the formation crate's `Order::RunPlay`).
     RunPlay {
@@ -246,9 +247,9 @@ pub enum OrderSpec {
         /// to last, turned a quarter left).
         #[serde(default)]
         facing: Option<Vec2>,
-        /// `false` (the default): every member walks straight to its point at its own speed;
-        /// `true`: the formation marches there as one.
-        #[serde(default)]
+        /// `true` (the default, as for `MoveTo`): the formation marches there as one;
+        /// `false`: every member walks straight to its point at its own speed.
+        #[serde(default = "yes")]
         at_slowest: bool,
     },
 }

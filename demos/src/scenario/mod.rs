@@ -1,6 +1,6 @@
 //! Scenario files: the documented RON format (`docs/scenario-format.md`), loading with errors
-//! that name `file:line:col` or the offending field, and building a [`World`] and its
-//! [`Timeline`] from a scenario.
+//! that name `file:line:col` or the offending field, and building a
+//! [`World`](cohort_formation::World) and its [`Timeline`] from a scenario.
 
 mod build;
 mod error;

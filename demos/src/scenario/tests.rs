@@ -17,7 +17,7 @@ const NESTED: &str = r#"(
     )],
     timeline: [
         (tick: 2, formation: "bravo", kill: [1]),
-        (tick: 1, formation: "platoon/alpha", order: Face((1.0, 0.0))),
+        (tick: 1, formation: "platoon/alpha", order: ChangePattern(Kind(Column))),
         (tick: 0, formation: "platoon", order: MoveTo(goal: (50.0, 80.0), pattern: Kind(Column))),
     ],
 )"#;
@@ -73,6 +73,20 @@ fn timeline_is_sorted_and_resolved() {
     assert_eq!(ids.as_slice(), [b.units[4].id]);
     assert_eq!(b.timeline.at(1).count(), 1);
     assert_eq!(b.timeline.at(7).count(), 0);
+}
+
+/// A timeline order to a sub-formation other than `ChangePattern` or `Cancel` is refused by
+/// field: the squad follows its platoon's slot.
+#[test]
+fn an_order_that_would_move_a_sub_formation_is_refused_by_field() {
+    let text = NESTED.replace("ChangePattern(Kind(Column))", "Face((1.0, 0.0))");
+    let e = Scenario::from_ron_str(&text, "t.ron")
+        .unwrap()
+        .validate("t.ron", &[])
+        .unwrap_err();
+    let message = e.to_string();
+    assert!(message.contains("timeline[1].formation"), "{message}");
+    assert!(message.contains("member of another formation"), "{message}");
 }
 
 #[test]

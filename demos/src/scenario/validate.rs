@@ -358,8 +358,22 @@ pub(super) fn check(
         if ev.tick > MAX_DURATION {
             return Err(c.err(format!("{field}.tick"), "after the longest possible run"));
         }
-        let (_, node) =
+        let (path, node) =
             resolve(&all, &ev.formation).map_err(|m| c.err(format!("{field}.formation"), m))?;
+        let member_may_take = matches!(
+            ev.order,
+            None | Some(OrderSpec::ChangePattern(_) | OrderSpec::Cancel)
+        );
+        let top_level = s.formations.iter().any(|n| std::ptr::eq(n, *node));
+        if !top_level && !member_may_take {
+            return Err(c.err(
+                format!("{field}.formation"),
+                format!(
+                    "{path:?} is a member of another formation and follows its slot: it takes \
+                     only ChangePattern and Cancel; order the top-level formation"
+                ),
+            ));
+        }
         match (&ev.order, ev.kill.is_empty()) {
             (Some(_), false) | (None, true) => {
                 return Err(c.err(

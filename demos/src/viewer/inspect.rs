@@ -410,7 +410,7 @@ mod tests {
             };
             let at = Vec2::new(x, 20.0);
             let f = world
-                .create_formation(spec, None, at, facing)
+                .add_formation(spec, None, at, facing)
                 .expect("formation");
             let b = Body::new(at, 0.5, 3.0, 6.0).expect("body");
             let id = world.add_unit(b).expect("unit");
@@ -456,7 +456,7 @@ mod tests {
         };
         // The formation stands 20 m east of its units, which have to walk to their slots.
         let f = world
-            .create_formation(spec, None, Vec2::new(30.0, 20.0), Vec2::X)
+            .add_formation(spec, None, Vec2::new(30.0, 20.0), Vec2::X)
             .expect("formation");
         let mut ids = Vec::new();
         for i in 0..3 {
@@ -499,7 +499,7 @@ mod tests {
         );
         assert!(seen.forces.total.length() <= seen.body.max_force + 1e-4);
         // A dead unit cannot be inspected.
-        world.kill_unit(ids[1]);
+        world.remove_unit(ids[1]);
         assert!(inspector.inspect(&world, ids[1], 1.0 / 30.0).is_none());
     }
 
@@ -516,7 +516,7 @@ mod tests {
             ..FormationSpec::default()
         };
         let f = world
-            .create_formation(spec, None, Vec2::new(30.0, 20.0), Vec2::X)
+            .add_formation(spec, None, Vec2::new(30.0, 20.0), Vec2::X)
             .expect("formation");
         let b = Body::new(Vec2::new(10.0, 20.0), 0.5, 3.0, 6.0).expect("body");
         let id = world.add_unit(b).expect("unit");

@@ -252,8 +252,28 @@ impl Session {
             return;
         };
         let name = self.selected_name();
+        // A member formation follows its parent's slot; to obey an order of its own it is
+        // taken out of its parent first, and the notice says so.
+        let mut detached = String::new();
+        if !matches!(order, Order::ChangePattern(_) | Order::Cancel) {
+            match self.runner.detach_formation(f) {
+                Ok(Some(parent)) => {
+                    let parent = self
+                        .runner
+                        .world()
+                        .formation(parent)
+                        .map_or_else(|| String::from("?"), |p| p.name.clone());
+                    detached = format!(" (detached from {parent})");
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.say(format!("{name}: {e}"), true);
+                    return;
+                }
+            }
+        }
         match self.runner.order(f, order) {
-            Ok(()) => self.say(format!("{name}: {what}"), false),
+            Ok(()) => self.say(format!("{name}: {what}{detached}"), false),
             Err(e) => self.say(format!("{name}: {e}"), true),
         }
     }
@@ -334,7 +354,7 @@ impl Session {
             return;
         };
         let formation = self.runner.world().unit(id).and_then(|u| u.formation);
-        if self.runner.kill_unit(id) {
+        if self.runner.remove_unit(id) {
             let left = formation
                 .and_then(|f| self.runner.world().formation(f))
                 .map_or(0, |f| f.members.len());

@@ -188,6 +188,40 @@ impl Pattern {
         }
     }
 
+    /// A pattern of `kind` for a formation whose members include sub-formations: `children`
+    /// lists each sub-formation's pattern with its number of members, `unit_radius` is the
+    /// largest unit radius in the subtree (0 or less: 0.5). Without children it is
+    /// [`Pattern::for_radius`]; with them, slots are at least the largest child's extent
+    /// (its depth or width, laid out for its members, whichever is larger) plus one unit
+    /// diameter apart, so neighbouring sub-formations do not overlap, and the pattern's unit
+    /// radius is at least half that extent (a sub-formation takes as much room as a unit of
+    /// that radius would).
+    ///
+    /// ```
+    /// use cohort_formation::{Pattern, PatternKind};
+    ///
+    /// let squad = Pattern::for_radius(PatternKind::Wedge, 0.5).validate().unwrap();
+    /// let platoon = Pattern::for_children(PatternKind::Line, 0.5, [(&squad, 5), (&squad, 6)]);
+    /// assert!(platoon.spacing >= squad.extent(6).max_element() + 1.0);
+    /// ```
+    pub fn for_children<'a>(
+        kind: PatternKind,
+        unit_radius: f32,
+        children: impl IntoIterator<Item = (&'a ValidPattern, usize)>,
+    ) -> Self {
+        let r = if unit_radius > 0.0 { unit_radius } else { 0.5 };
+        let mut p = Self::for_radius(kind, r);
+        let mut child_extent = 0.0f32;
+        for (c, n) in children {
+            child_extent = child_extent.max(c.extent(n).max_element());
+        }
+        if child_extent > 0.0 {
+            p.spacing = p.spacing.max(child_extent + 2.0 * r);
+            p.unit_radius = p.unit_radius.max(0.5 * child_extent);
+        }
+        p
+    }
+
     /// Checks the pattern: spacing finite and within [[`MIN_SPACING`], [`MAX_EXTENT`]]; unit
     /// radius finite, not negative and at most 1e4; custom slots non-empty, at most [`MAX_CUSTOM_SLOTS`], finite
     /// offsets within [`MAX_EXTENT`] and finite, non-zero facings (normalized in the result).

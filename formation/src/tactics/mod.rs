@@ -9,7 +9,7 @@
 //! - [`reactive`]: slots a routine computes each tick — the [`SlotRoutine`] trait a game
 //!   implements, and the built-in [`Reaction`]s (follow the ball, mark, interpose);
 //! - [`playbook`]: plays of timed phases mixing fixed, tracked and reactive slots, authored in
-//!   RON ([`file`]) and validated into a [`ValidPlaybook`];
+//!   RON ([`mod@file`]) and validated into a [`ValidPlaybook`];
 //! - [`play`]: a play being run (clock, chaining, slot poses);
 //! - [`overwatch`]: bounding overwatch over cover points.
 //!

@@ -56,8 +56,24 @@ impl World {
     }
 
     /// Adds a free unit that asks for `role` in the formation it joins.
-    pub fn add_unit_with_role(&mut self, mut body: Body, role: Role) -> Result<UnitId, WorldError> {
+    pub fn add_unit_with_role(&mut self, body: Body, role: Role) -> Result<UnitId, WorldError> {
+        let options = super::UnitOptions {
+            role,
+            ..Default::default()
+        };
+        self.add_unit_with(body, options)
+    }
+
+    /// Adds a free unit (validated body) with a role, a jump speed and a tag of the user's
+    /// (see [`super::UnitOptions`]). Its position is pushed out of any obstacle it was placed
+    /// inside.
+    pub fn add_unit_with(
+        &mut self,
+        mut body: Body,
+        options: super::UnitOptions,
+    ) -> Result<UnitId, WorldError> {
         body.validate()?;
+        super::setters::check_jump_speed(options.jump_speed)?;
         if self.units.len() >= MAX_UNITS {
             return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
         }
@@ -66,22 +82,24 @@ impl World {
             smoother: HeadingSmoother::new(),
             body,
             formation: None,
-            role,
+            role: options.role,
             slot_target: None,
             detour: Vec::new(),
             detour_tick: 0,
-            jump_speed: 0.0,
+            jump_speed: options.jump_speed,
             next_jump: None,
             flight: None,
+            tag: options.tag,
         };
         let id = self.units.insert(unit);
         self.unit_free.inserted(id);
         Ok(id)
     }
 
-    /// Kills (removes) a unit. Its formation lays out its pattern for the members left and
-    /// reassigns them; nobody else is lost. `None` if there was no such unit.
-    pub fn kill_unit(&mut self, id: UnitId) -> Option<Unit> {
+    /// Removes a unit (a casualty, or a unit the game takes away) and hands its whole record
+    /// back. Its formation lays out its pattern for the members left and reassigns them;
+    /// nobody else is lost. `None` if there was no such unit.
+    pub fn remove_unit(&mut self, id: UnitId) -> Option<Unit> {
         let unit = self.units.remove(id)?;
         self.unit_free.freed(id);
         if let Some(f) = unit.formation.and_then(|f| self.formations.get_mut(f)) {
@@ -93,7 +111,7 @@ impl World {
 
     /// Creates a formation from `spec`, as a child of `parent` (occupying one of its slots) or
     /// as a top-level formation. The anchor starts at `position` facing `facing`.
-    pub fn create_formation(
+    pub fn add_formation(
         &mut self,
         spec: FormationSpec,
         parent: Option<FormationId>,
@@ -249,8 +267,20 @@ impl World {
     }
 
     /// Queues `order` for `formation`; it takes effect at the start of the next tick.
+    ///
+    /// [`Order::Cancel`] is not queued: it withdraws the orders queued for `formation` at once.
+    ///
+    /// A formation that is a member of another (a squad in a platoon) takes only
+    /// [`Order::ChangePattern`] (carried out in its slot) and [`Order::Cancel`]; any other
+    /// order to it is refused
+    /// with [`WorldError::AttachedMember`] and nothing changes. Order its parent instead, or
+    /// take it out first with [`World::detach_formation`].
     pub fn order(&mut self, formation: FormationId, order: Order) -> Result<(), WorldError> {
         self.check_order(formation, &order)?;
+        if order == Order::Cancel {
+            self.pending.retain(|(f, _)| *f != formation);
+            return Ok(());
+        }
         self.pending.push((formation, order));
         Ok(())
     }
@@ -265,6 +295,7 @@ impl World {
         if !self.formations.contains_key(formation) {
             return Err(WorldError::NoSuchFormation(formation));
         }
+        self.check_member_order(formation, order)?;
         crate::order::check_order(order).map_err(|r| WorldError::Invalid {
             what: "order",
             why: r.to_string(),

@@ -31,9 +31,12 @@ impl World {
     }
 
     fn apply_order(&mut self, id: FormationId, order: Order) {
-        // An order to a child formation detaches it: it acts on its own from now on.
-        if self.formations.get(id).is_some_and(|f| f.parent.is_some()) {
-            self.remove_member(Member::Formation(id));
+        // An attached member takes only a change of pattern, in its slot (anything else was
+        // refused when given; a queue put together otherwise skips it).
+        if self.formations.get(id).is_some_and(|f| f.parent.is_some())
+            && !super::membership::member_may_take(&order)
+        {
+            return;
         }
         // Every order interrupts a running play or overwatch; tactical orders start one.
         let Some(order) = self.route_tactical_order(id, order) else {
@@ -102,7 +105,10 @@ impl World {
             }
             // Started by `route_tactical_order` above, or turned into a move; never reach here.
             Order::RunPlay { .. } | Order::BoundingOverwatch { .. } | Order::FormAlong { .. } => {}
-            Order::Halt | Order::Cancel => {
+            // Withdraws queued orders when given (`World::order`); one found in a restored
+            // queue changes nothing.
+            Order::Cancel => {}
+            Order::Halt => {
                 let centre = self.members_centre(id);
                 if let Some(f) = self.formations.get_mut(id) {
                     if f.motion != Motion::Holding {

@@ -31,15 +31,18 @@ mod free_order;
 mod gather;
 mod jumps;
 mod make_way;
+mod membership;
 mod narrows;
 mod overwatch;
 mod scratch;
 mod separation;
+mod setters;
 mod slot_versions;
 mod snapshot;
 mod stable_hash;
 mod state;
 mod state_hash;
+mod status;
 mod tactics;
 mod terrain;
 mod unit_store;
@@ -62,10 +65,11 @@ pub use api::MAX_PENETRATION_ITERATIONS;
 pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 pub use scratch::Scratch;
+pub use setters::UnitOptions;
 pub use stable_hash::StableHasher;
 pub use state::{BINARY_MAGIC, STATE_FORMAT_VERSION, SnapshotFormat};
 pub use terrain::Terrain;
-pub use unit_store::{UnitMut, UnitRef};
+pub use unit_store::UnitRef;
 pub use validate::MAX_FORMATION_DEPTH;
 
 /// Most units a world accepts (a guard against absurd inputs exhausting memory).
@@ -80,7 +84,7 @@ pub const MAX_SUBSTEPS: u32 = 8;
 
 /// A unit, whole: a body, the formation it belongs to and where its slot is. The world stores
 /// its parts apart (see `world/unit_store.rs`); [`World::unit`] reads them as a [`UnitRef`],
-/// [`World::kill_unit`] hands the whole record back.
+/// [`World::remove_unit`] hands the whole record back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     /// The body steering moves.
@@ -107,6 +111,10 @@ pub struct Unit {
     /// The jump or leap on the unit's detour, taken when it reaches the take-off point.
     #[serde(default)]
     pub next_jump: Option<PlannedJump>,
+    /// A number of the user's, carried with the unit and never read by the simulation (the
+    /// game's entity id, say); set by [`World::add_unit_with`] or [`World::set_unit_tag`].
+    #[serde(default)]
+    pub tag: u64,
 }
 
 /// World-wide tuning of unit steering (plain data, defaults that work).
@@ -270,11 +278,6 @@ impl World {
     /// The world's tuning.
     pub fn settings(&self) -> &WorldSettings {
         &self.settings
-    }
-
-    /// Changes the world's tuning.
-    pub fn settings_mut(&mut self) -> &mut WorldSettings {
-        &mut self.settings
     }
 
     /// The world's random number generator (seeded at creation).

@@ -193,7 +193,9 @@ fn unit_record(
             detour_tick,
             next_jump,
             flight,
+            tag,
         } = d;
+        b[14] = *tag;
         if let Some(f) = formation {
             flags |= 1 << 3;
             let (idx, version) = key_words(*f);

@@ -137,7 +137,7 @@ impl World {
     }
 
     /// Stops formation `id`'s tactic, if any: the formation holds where its members are.
-    fn interrupt_tactic(&mut self, id: FormationId) {
+    pub(super) fn interrupt_tactic(&mut self, id: FormationId) {
         let Some(i) = self.tactics.iter().position(|(f, _)| *f == id) else {
             return;
         };

@@ -10,8 +10,9 @@
 //!   by a tick only for units on a detour or in the air;
 //! - the heading smoothers in a secondary map, read by the write-back alone.
 //!
-//! The public face of a unit is the whole record [`Unit`] (what [`World::kill_unit`] returns)
-//! and the views [`UnitRef`] and [`UnitMut`] ([`World::unit`], [`World::unit_mut`]).
+//! The public face of a unit is the whole record [`Unit`] (what [`World::remove_unit`] returns)
+//! and the view [`UnitRef`] ([`World::unit`], [`World::units`]); it is changed through the
+//! world's checked setters (`World::set_unit_position` and the others).
 
 use cohort_pathing::JumpAbility;
 use cohort_steering::locomotion::HeadingSmoother;
@@ -104,6 +105,9 @@ pub(crate) struct UnitDetails {
     pub(crate) detour_tick: u64,
     pub(crate) next_jump: Option<PlannedJump>,
     pub(crate) flight: Option<Flight>,
+    /// The user's tag (see [`Unit::tag`]).
+    #[serde(default)]
+    pub(crate) tag: u64,
 }
 
 impl UnitDetails {
@@ -131,6 +135,7 @@ impl Clone for UnitDetails {
             detour_tick: self.detour_tick,
             next_jump: self.next_jump,
             flight: self.flight,
+            tag: self.tag,
         }
     }
 }
@@ -174,6 +179,7 @@ impl UnitStore {
             jump_speed,
             detour_tick,
             next_jump,
+            tag,
         } = unit;
         super::detours::reserve_detour(&mut detour);
         let details = UnitDetails {
@@ -182,6 +188,7 @@ impl UnitStore {
             detour_tick,
             next_jump,
             flight,
+            tag,
         };
         let mut motion = UnitMotion {
             body,
@@ -224,6 +231,7 @@ impl UnitStore {
             jump_speed: m.jump_speed,
             detour_tick: d.detour_tick,
             next_jump: d.next_jump,
+            tag: d.tag,
         })
     }
 
@@ -322,6 +330,8 @@ pub struct UnitRef<'a> {
     pub detour_tick: u64,
     /// The jump or leap on the unit's detour.
     pub next_jump: Option<PlannedJump>,
+    /// The user's tag (see [`Unit::tag`]).
+    pub tag: u64,
 }
 
 impl UnitRef<'_> {
@@ -348,38 +358,15 @@ impl UnitRef<'_> {
             jump_speed: self.jump_speed,
             detour_tick: self.detour_tick,
             next_jump: self.next_jump,
+            tag: self.tag,
         }
     }
-}
-
-/// What of a unit may be changed from outside ([`World::unit_mut`]): its body (to teleport or
-/// retune it; keep it valid), its role and its jump speed. Membership changes through
-/// [`World::add_member`] and [`World::remove_member`]; detours and flights are the world's.
-#[derive(Debug)]
-pub struct UnitMut<'a> {
-    /// The body steering moves.
-    pub body: &'a mut Body,
-    /// The role the unit asks for in its formation's pattern (taken into account at the next
-    /// slot assignment).
-    pub role: &'a mut Role,
-    /// Vertical take-off speed of the unit's jump (0: the unit cannot jump).
-    pub jump_speed: &'a mut f32,
 }
 
 impl World {
     /// A unit by key.
     pub fn unit(&self, id: UnitId) -> Option<UnitRef<'_>> {
         self.units.view(id)
-    }
-
-    /// A unit by key, mutably (to teleport or retune it; keep the body valid).
-    pub fn unit_mut(&mut self, id: UnitId) -> Option<UnitMut<'_>> {
-        let m = self.units.motion.get_mut(id)?;
-        Some(UnitMut {
-            body: &mut m.body,
-            role: &mut m.role,
-            jump_speed: &mut m.jump_speed,
-        })
     }
 
     /// All units, in a stable order (by key).
@@ -392,109 +379,4 @@ impl World {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use cohort_pathing::JumpSource;
-
-    fn record(detour: Vec<Vec2>, flight: bool) -> Unit {
-        Unit {
-            body: Body {
-                position: Vec2::new(3.0, 4.0),
-                ..Body::default()
-            },
-            slot_target: Some(SlotTarget {
-                position: Vec2::new(5.0, 4.0),
-                velocity: Vec2::X,
-                facing: Vec2::X,
-            }),
-            smoother: HeadingSmoother::new(),
-            detour,
-            flight: flight.then_some(Flight {
-                source: JumpSource::Gap(0),
-                from: Vec2::ZERO,
-                velocity: Vec2::X,
-                vertical_speed: 4.0,
-                duration: 1.0,
-                elapsed: 0.25,
-                base_height: 0.0,
-            }),
-            formation: None,
-            role: Role::Custom(7),
-            jump_speed: 4.0,
-            detour_tick: 9,
-            next_jump: None,
-        }
-    }
-
-    #[test]
-    fn a_unit_comes_back_whole_and_its_flags_follow_its_details() {
-        let mut store = UnitStore::default();
-        let plain = store.insert(record(Vec::new(), false));
-        let routed = store.insert(record(vec![Vec2::ONE, Vec2::Y], false));
-        let flying = store.insert(record(Vec::new(), true));
-        let flags = |id| store.get(id).map(|m| (m.routed, m.airborne));
-        assert_eq!(flags(plain), Some((false, false)));
-        assert_eq!(flags(routed), Some((true, false)));
-        assert_eq!(flags(flying), Some((false, true)));
-        assert!(store.flags_agree());
-        // The view reads the same record back.
-        let view = store.view(routed).map(|v| v.to_unit());
-        assert_eq!(view, Some(record(vec![Vec2::ONE, Vec2::Y], false)));
-        // Removal hands back everything, from all three arrays.
-        assert_eq!(store.remove(flying), Some(record(Vec::new(), true)));
-        assert_eq!(store.remove(flying), None);
-        assert_eq!(store.len(), 2);
-        assert_eq!((store.details.len(), store.smoothers.len()), (2, 2));
-        // A flag out of step with the details is caught.
-        if let Some(m) = store.get_mut(plain) {
-            m.airborne = true;
-        }
-        assert!(!store.flags_agree());
-    }
-
-    #[test]
-    fn a_loaded_store_missing_a_part_or_holding_non_finite_values_is_refused() {
-        let mut store = UnitStore::default();
-        let a = store.insert(record(Vec::new(), false));
-        store.insert(record(Vec::new(), false));
-        let flying = store.insert(record(vec![Vec2::ONE], true));
-        assert!(store.check_loaded().is_ok());
-        let mut no_details = store.clone();
-        no_details.details.remove(a);
-        assert!(no_details.check_loaded().is_err());
-        let mut no_smoother = store.clone();
-        no_smoother.smoothers.remove(a);
-        assert!(no_smoother.check_loaded().is_err());
-        let mut bad_body = store.clone();
-        if let Some(m) = bad_body.get_mut(a) {
-            m.body.position.x = f32::NAN;
-        }
-        assert!(bad_body.check_loaded().is_err());
-        // Nor may the rest of a unit bring NaN in.
-        let mut bad_target = store.clone();
-        let target = bad_target.get_mut(a).unwrap().slot_target.as_mut().unwrap();
-        target.velocity.y = f32::NAN;
-        assert!(bad_target.check_loaded().is_err());
-        let mut bad_jump = store.clone();
-        bad_jump.get_mut(a).unwrap().jump_speed = -1.0;
-        assert!(bad_jump.check_loaded().is_err());
-        let mut bad_detour = store.clone();
-        bad_detour
-            .details
-            .get_mut(a)
-            .unwrap()
-            .detour
-            .push(Vec2::new(f32::INFINITY, 0.0));
-        assert!(bad_detour.check_loaded().is_err());
-        let mut bad_flight = store;
-        let flight = bad_flight
-            .details
-            .get_mut(flying)
-            .unwrap()
-            .flight
-            .as_mut()
-            .unwrap();
-        flight.elapsed = f32::NAN;
-        assert!(bad_flight.check_loaded().is_err());
-    }
-}
+mod tests;

@@ -6,7 +6,7 @@
 //!   new field is checked without being listed); the error names the field's path.
 //! - Sizes: at most [`MAX_UNITS`] units, at most [`MAX_MEMBERS`] members per formation.
 //! - Bodies, tuning and orders as [`World::add_unit`], [`World::new`],
-//!   [`World::create_formation`] and [`World::order`] check them.
+//!   [`World::add_formation`] and [`World::order`] check them.
 //! - The formation tree: every member exists and names the formation back, every unit or
 //!   formation that names a parent is listed there once, no cycle, at most
 //!   [`MAX_FORMATION_DEPTH`] levels.

@@ -84,7 +84,7 @@ impl CellGrid {
         }
     }
 
-    /// The largest radius [`Self::sweep_pairs`] sweeps rather than queries: the cell size
+    /// The largest radius `sweep_pairs` sweeps rather than queries: the cell size
     /// less the rounding of the cell lookup, `(v - min) / cell` computed in `f32`, whose
     /// error grows with the number of cells along an axis (a thousandth of a cell at about
     /// 2,000 cells).

@@ -24,11 +24,11 @@ fn platoon(a_at: Vec2, b_at: Vec2) -> (World, FormationId, FormationId, Formatio
     let map = Map::with_bounds(Vec2::ZERO, Vec2::splat(100.0));
     let mut w = World::new(map, WorldSettings::default(), 7).unwrap();
     let centre = Vec2::splat(50.0);
-    w.create_formation(line(), None, Vec2::splat(20.0), Vec2::X)
+    w.add_formation(line(), None, Vec2::splat(20.0), Vec2::X)
         .unwrap();
-    let p = w.create_formation(line(), None, centre, Vec2::X).unwrap();
+    let p = w.add_formation(line(), None, centre, Vec2::X).unwrap();
     let mut squad = |at: Vec2| {
-        let s = w.create_formation(line(), Some(p), at, Vec2::X).unwrap();
+        let s = w.add_formation(line(), Some(p), at, Vec2::X).unwrap();
         for dy in [-0.6, 0.6] {
             let body = Body::new(at + Vec2::new(0.0, dy), 0.5, 3.0, 8.0).unwrap();
             let u = w.add_unit(body).unwrap();
@@ -102,7 +102,7 @@ fn units_joining_and_leaving_keep_the_order_and_formations_renew_it() {
     assert!(w.scratch.order_valid, "a unit leaving keeps the order");
     let walks = w.scratch.full_walks;
     let c = w
-        .create_formation(line(), None, Vec2::splat(70.0), Vec2::X)
+        .add_formation(line(), None, Vec2::splat(70.0), Vec2::X)
         .unwrap();
     assert!(!w.scratch.order_valid, "a new formation renews it");
     w.step(0.05);

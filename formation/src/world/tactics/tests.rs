@@ -39,7 +39,7 @@ fn world_with(n: usize) -> (World, crate::ids::FormationId) {
     let map = Map::with_bounds(Vec2::ZERO, Vec2::new(50.0, 50.0));
     let mut w = World::new(map, WorldSettings::default(), 1).unwrap();
     let f = w
-        .create_formation(
+        .add_formation(
             FormationSpec::default(),
             None,
             Vec2::new(25.0, 25.0),
@@ -84,7 +84,7 @@ fn members_are_assigned_to_the_nearest_slots_and_extras_hold() {
     let Some(Member::Unit(front)) = p.holder(0) else {
         panic!()
     };
-    w.kill_unit(front);
+    w.remove_unit(front);
     w.step(1.0 / 30.0);
     let Some(Tactic::Play(p)) = w.tactic(f) else {
         panic!("no play");
