@@ -149,11 +149,10 @@ impl Track {
         (lo, hi)
     }
 
-    /// The first point along this track (arc length, direction there) closer than `d` to
-    /// `other` where the two run at an angle (neither the same way nor head-on), and the
-    /// direction of `other` there. Pairs of legs that run the same way or head-on, or whose
+    /// The arc length of the first point along this track closer than `d` to `other` where
+    /// the two run at an angle (neither the same way nor head-on). Pairs of legs that run the same way or head-on, or whose
     /// boxes lie further than `d` apart, are passed over at the cost of a comparison.
-    fn first_meeting(&self, other: &Track, d: f32) -> Option<(f32, Vec2, Vec2)> {
+    fn first_meeting(&self, other: &Track, d: f32) -> Option<f32> {
         let (lo, hi) = self.bounds();
         let (olo, ohi) = other.bounds();
         if (lo - Vec2::splat(d)).cmpgt(ohi).any() || (olo - Vec2::splat(d)).cmpgt(hi).any() {
@@ -163,7 +162,7 @@ impl Track {
             let (a0, a1) = (self.points[i - 1], self.points[i]);
             let dir_a = (a1 - a0).normalize_or_zero();
             let (alo, ahi) = (a0.min(a1) - Vec2::splat(d), a0.max(a1) + Vec2::splat(d));
-            let mut best: Option<(f32, Vec2)> = None;
+            let mut best: Option<f32> = None;
             for j in 1..other.len {
                 let (b0, b1) = (other.points[j - 1], other.points[j]);
                 if alo.cmpgt(b0.max(b1)).any() || b0.min(b1).cmpgt(ahi).any() {
@@ -174,14 +173,11 @@ impl Track {
                     continue;
                 }
                 if let Some(t) = first_within(a0, a1, b0, b1, d) {
-                    if best.is_none_or(|(bt, _)| t < bt) {
-                        best = Some((t, (b1 - b0).normalize_or_zero()));
-                    }
+                    best = Some(best.map_or(t, |bt| bt.min(t)));
                 }
             }
-            if let Some((t, dir)) = best {
-                let s = self.arc[i - 1] + t * (self.arc[i] - self.arc[i - 1]);
-                return Some((s, dir_a, dir));
+            if let Some(t) = best {
+                return Some(self.arc[i - 1] + t * (self.arc[i] - self.arc[i - 1]));
             }
         }
         None
@@ -288,10 +284,10 @@ impl RootIndex {
                 return;
             };
             let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
-            let Some((sa, _, _)) = me.track.first_meeting(&other.track, d) else {
+            let Some(sa) = me.track.first_meeting(&other.track, d) else {
                 return;
             };
-            let Some((sb, _, _)) = other.track.first_meeting(&me.track, d) else {
+            let Some(sb) = other.track.first_meeting(&me.track, d) else {
                 return;
             };
             // Each in the other's way ahead: one route walked both ways (passing's business,
