@@ -178,7 +178,7 @@ pub struct Formation {
     pub speed_factor: f32,
     /// Mean distance of members from their slots last tick.
     pub mean_lag: f32,
-    /// Whether the formation is in its narrow-passage column.
+    /// Whether the formation has closed up for a narrow passage (see `narrowed`).
     pub in_column: bool,
     /// Slowest top speed in the formation's subtree (updated every tick).
     pub slowest_speed: f32,
@@ -204,6 +204,11 @@ pub struct Formation {
     /// updated every tick).
     #[serde(default)]
     pub(crate) give_way: Option<FormationId>,
+    /// The closed-up ranks laid out instead of `pattern` while in a narrow passage (kept
+    /// apart so that `pattern`, which may hold authored slots, is never dropped and cloned
+    /// again: no allocation when a formation closes up and opens out).
+    #[serde(default)]
+    pub(crate) narrowed: Option<ValidPattern>,
 }
 
 fn zero() -> Vec2 {
@@ -246,12 +251,13 @@ impl Formation {
             pass_velocity: Vec2::ZERO,
             follow_speed: None,
             give_way: None,
+            narrowed: None,
         }
     }
 
-    /// The pattern currently laid out (the column while in a narrow passage).
+    /// The pattern currently laid out (closed-up ranks while in a narrow passage).
     pub fn pattern(&self) -> &ValidPattern {
-        &self.pattern
+        self.narrowed.as_ref().unwrap_or(&self.pattern)
     }
 
     /// The pattern the formation returns to after a narrow passage.

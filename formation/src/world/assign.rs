@@ -34,7 +34,7 @@ impl World {
         if n == 0 {
             scratch.slots.clear();
         } else {
-            f.pattern.layout(n, &mut scratch.slots);
+            f.pattern().layout(n, &mut scratch.slots);
         }
         scratch.located_members.clear();
         for m in &f.members {

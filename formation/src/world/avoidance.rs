@@ -133,12 +133,28 @@ pub(super) struct AvoidanceInput<'a> {
 }
 
 /// A unit's own buffers for its avoidance (one set per thread).
-#[derive(Default)]
 pub(crate) struct AvoidanceBuffers {
     nearest: Vec<(f32, u32)>,
     neighbours: Vec<OrcaNeighbour>,
     segments: Vec<OrcaSegment>,
     orca: OrcaBuffers,
+}
+
+/// Static edges the buffers make room for up front (more grow them, once).
+const SEGMENTS_ROOM: usize = 64;
+
+impl Default for AvoidanceBuffers {
+    /// Buffers with room for the most neighbours any unit considers and [`SEGMENTS_ROOM`]
+    /// edges, made when the world is: a world whose formations first meet long after it was
+    /// built does not allocate in that tick.
+    fn default() -> Self {
+        Self {
+            nearest: Vec::with_capacity(NEIGHBOURS_CAP + 1),
+            neighbours: Vec::with_capacity(NEIGHBOURS_CAP),
+            segments: Vec::with_capacity(SEGMENTS_ROOM),
+            orca: OrcaBuffers::with_capacity(NEIGHBOURS_CAP + SEGMENTS_ROOM),
+        }
+    }
 }
 
 /// The most a unit turns its preferred velocity right (radians) at full strength of the

@@ -68,6 +68,7 @@ impl World {
                     f.base_pattern = p.clone();
                     f.pattern = p;
                     f.in_column = false;
+                    f.narrowed = None;
                     f.needs_assignment = true;
                 }
                 f.goal_facing = facing.and_then(|v| v.try_normalize());
@@ -94,6 +95,7 @@ impl World {
                     f.base_pattern = p.clone();
                     f.pattern = p;
                     f.in_column = false;
+                    f.narrowed = None;
                     f.needs_assignment = true;
                 }
             }

@@ -22,7 +22,7 @@ impl World {
             return;
         }
         let n = f.members.len().max(1);
-        let depth = f.base_pattern.depth(n).max(f.pattern.depth(n));
+        let depth = f.base_pattern.depth(n).max(f.pattern().depth(n));
         let ahead = 0.5 * depth + 6.0;
         let narrow = path_narrower_near(f, ahead, depth + 2.0);
         if narrow && !f.in_column && f.motion == Motion::Moving {
@@ -31,7 +31,7 @@ impl World {
             let Some(f) = self.formations.get_mut(id) else {
                 return;
             };
-            f.pattern = f.base_pattern.narrowed(n, width, radius);
+            f.narrowed = Some(f.base_pattern.narrowed(n, width, radius));
             f.in_column = true;
             f.needs_assignment = true;
         } else if f.in_column && (!narrow || f.motion != Motion::Moving) {
@@ -43,7 +43,7 @@ impl World {
             let Some(f) = self.formations.get_mut(id) else {
                 return;
             };
-            f.pattern = f.base_pattern.clone();
+            f.narrowed = None;
             f.in_column = false;
             f.needs_assignment = true;
         }

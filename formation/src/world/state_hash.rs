@@ -410,6 +410,7 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
         pass_velocity,
         follow_speed,
         give_way,
+        narrowed,
     } = f;
     let AnchorPoint {
         position,
@@ -457,6 +458,13 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
     write_settings(settings, h);
     write_pattern(pattern.pattern(), h);
     write_pattern(base_pattern.pattern(), h);
+    match narrowed {
+        Some(p) => {
+            h.write_u32(1);
+            write_pattern(p.pattern(), h);
+        }
+        None => h.write_u32(0),
+    }
     h.write_len(members.len());
     for m in members {
         let (tag, (idx, version)) = match *m {

@@ -406,6 +406,7 @@ impl World {
             f.base_pattern = valid.clone();
             f.pattern = valid;
             f.in_column = false;
+            f.narrowed = None;
             f.anchor.position = run.origin + o.rotate(mean);
             f.anchor.orientation = o.rotate(m).try_normalize().unwrap_or(o);
             f.needs_assignment = true;
