@@ -222,6 +222,7 @@ impl World {
     /// whole army. Passing oncoming formations is planned before any of them moves, from the
     /// anchors as they stand and last tick's extents.
     pub fn update_formations(&mut self, dt: f32) {
+        self.scratch.single_replans = 0;
         self.collect_formation_order();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);

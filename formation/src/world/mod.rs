@@ -37,6 +37,7 @@ mod overwatch;
 mod scratch;
 mod separation;
 mod setters;
+mod single_walk;
 mod slot_versions;
 mod snapshot;
 mod stable_hash;
