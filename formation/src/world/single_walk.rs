@@ -12,13 +12,19 @@ use cohort_steering::Vec2;
 
 use super::World;
 use super::anchor_motion::{path_velocity, turn_towards};
+use super::detours::PLAN_RESERVE;
 use super::terrain::Terrain;
 use crate::formation::{Formation, Member, Motion};
 use crate::ids::FormationId;
+use cohort_steering::capacity::ReserveTotal;
 
 /// Most singles whose paths are planned again in one tick (the others keep their target on
 /// the path, where their detours find the way, and are planned in a later tick).
 pub(super) const REPLANS_PER_TICK: u32 = 16;
+
+/// Points a single's path has room for from its order on: a path planned again round a block
+/// or two fits without growing it.
+pub(super) const SINGLE_PATH_ROOM: usize = 8;
 
 /// How far ahead of a single unit its anchor leads, seconds of cruise (plus
 /// [`SINGLE_LEAD_MIN`]): the unit arrives at a target moving at its own speed, so the lead only
@@ -134,6 +140,10 @@ impl World {
             .unwrap_or(&self.terrain);
         let query = Terrain::plan_query(from, goal, radius, radius, jump);
         let scratch = &mut self.scratch;
+        // The buffers the unit stage's detours use, grown for this graph (no-ops once warm).
+        scratch.path.reserve_for(terrain.navgraph());
+        scratch.detour_plan.reserve(PLAN_RESERVE);
+        scratch.detour_path.waypoints.reserve_total(PLAN_RESERVE);
         let plan = &mut scratch.detour_plan;
         terrain.plan_path_into(&query, &mut scratch.path, &mut scratch.detour_path, plan);
         let Some(f) = self.formations.get_mut(id) else {
@@ -142,6 +152,8 @@ impl World {
         if plan.points.len() < 2 || f.motion != Motion::Moving {
             return;
         }
+        // A single's path has room for SINGLE_PATH_ROOM points from its order on (see
+        // `plan_move`), so a path planned again rarely grows it.
         f.path.clear();
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.clear();
