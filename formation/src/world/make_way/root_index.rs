@@ -226,7 +226,10 @@ impl RootIndex {
             counts[h + 1] += counts[h];
         }
         // Counting sort by class, stable, so each class stays sorted by x.
+        // Room for every root, so the buffer does not grow in the tick where more of them
+        // start moving than ever before.
         self.movers.clear();
+        self.movers.reserve(self.entries.len());
         self.movers.resize(counts[HEADINGS] as usize, 0);
         let mut cursor = counts;
         for (i, e) in self.entries.iter().enumerate() {
