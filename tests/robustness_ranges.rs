@@ -8,6 +8,8 @@ use cohort::formation::world::WorldSettings;
 use cohort::formation::{FormationSpec, World};
 use cohort::pathing::Map;
 use cohort::steering::{Body, Vec2, Wall};
+use cohort_demos::check::check_file;
+use cohort_demos::runner::{Runner, load_runner};
 use cohort_demos::scenario::Scenario;
 
 /// A line of 12 on a 100 × 60 field, with `extra` inside the formation and `timeline`.
@@ -57,6 +59,117 @@ fn a_play_origin_at_minus_3_4e38_is_refused_by_field() {
     );
     let m = refusal(&text);
     assert!(m.starts_with("r.ron: timeline[0].order.threat:"), "{m}");
+}
+
+/// A scenario file in a fresh directory with a copy of the bundled fire-team playbook beside
+/// it (referenced files must lie in the scenario's directory tree).
+fn write_with_playbook(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cohort-ranges-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/playbooks/fire_team_drill.ron"),
+        dir.join("drill.ron"),
+    )
+    .unwrap();
+    let path = dir.join(format!("{name}.ron"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_run_play_origin_at_minus_3_4e38_is_refused_by_field() {
+    let order = |origin: &str| {
+        format!(
+            r#"(tick: 0, formation: "p", order: RunPlay(playbook: "drill.ron", play: "bound_by_pairs", origin: {origin}))"#
+        )
+    };
+    let path = write_with_playbook(
+        "origin",
+        &scenario("(20.0, 30.0)", "", &order("(-3.4e38, 0.0)")),
+    );
+    let m = check_file(&path).unwrap_err();
+    assert!(m.contains("timeline[0].order.origin:"), "{m}");
+    assert!(load_runner(&path, None, false).is_err());
+    // The same play from an origin inside the range runs.
+    let ok = write_with_playbook(
+        "origin-ok",
+        &scenario("(20.0, 30.0)", "", &order("(30.0, 30.0)")),
+    );
+    check_file(&ok).unwrap();
+}
+
+/// Runs `runner` for `ticks`; from tick `settle` on, no two units may be closer than 95 % of
+/// the sum of their radii (the runner's overlap rule) and every position must be finite.
+fn assert_separates(runner: &mut Runner, ticks: u64, settle: u64, what: &str) {
+    for t in 1..=ticks {
+        runner.step().unwrap();
+        let s = runner.samples();
+        assert!(
+            s.iter().all(|u| u.position.is_finite()),
+            "{what}: tick {t}: not finite"
+        );
+        if t < settle {
+            continue;
+        }
+        for (i, a) in s.iter().enumerate() {
+            for b in &s[i + 1..] {
+                let gap = (a.position - b.position).length() / (a.radius + b.radius);
+                assert!(
+                    gap >= 0.95,
+                    "{what}: tick {t}: two units at {gap} of their radii sum"
+                );
+            }
+        }
+    }
+}
+
+/// A clump of 12 at `spacing: 1e-6` (every slot at one point), of units with a force of
+/// `force`, on a square map from `min` to `max`, placed at `at`.
+fn clump(min: f32, max: f32, at: (f32, f32), force: &str) -> String {
+    format!(
+        r#"(
+    name: "clump", seed: 1, dt: 0.033333335, duration: 600,
+    map: (min: ({min:?}, {min:?}), max: ({max:?}, {max:?})),
+    templates: {{ "t": (radius: 0.5, mass: 1.0, max_speed: 3.0, max_force: {force}, max_turn_rate: 6.0) }},
+    formations: [(name: "p", pattern: Kind(Box), position: ({:?}, {:?}), facing: (1.0, 0.0), units: 12, template: "t", spacing: 1e-6)],
+    timeline: [],
+)"#,
+        at.0, at.1
+    )
+}
+
+fn runner_of(text: &str) -> Runner {
+    let s = Scenario::from_ron_str(text, "clump.ron").unwrap();
+    let built = s.validate("clump.ron", &[]).unwrap().build().unwrap();
+    Runner::new(built, false)
+}
+
+/// At the strongest force the range allows (a force of 3.4e38 is refused, above), a clump at
+/// the least spacing separates within a second and stays apart.
+#[test]
+fn a_clump_at_the_least_spacing_separates_at_the_strongest_force() {
+    let text = clump(0.0, 100.0, (50.0, 50.0), "1e6");
+    assert_separates(&mut runner_of(&text), 200, 30, "force 1e6");
+}
+
+/// On a 10 km map (too many cells for the neighbour grid at its usual cell size) a clump
+/// separates within a second: the grid takes coarser cells, so the penetration solver runs.
+/// Without it the clump overlapped for hundreds of ticks.
+#[test]
+fn a_clump_on_a_10_km_map_separates() {
+    let text = clump(0.0, 10_000.0, (5000.0, 5000.0), "6.0");
+    assert_separates(&mut runner_of(&text), 120, 30, "10 km map");
+}
+
+/// At the edge of the coordinate range positions are 1/16 m apart: a separation shorter than
+/// that used to round away and leave pairs overlapping. A clump there separates within a
+/// second, as one in the middle of the same map does.
+#[test]
+fn a_clump_at_the_edge_of_the_coordinate_range_separates() {
+    for at in [(999_990.0, 999_990.0), (-999_990.0, 999_990.0), (0.0, 0.0)] {
+        let text = clump(-1.0e6, 1.0e6, at, "6.0");
+        assert_separates(&mut runner_of(&text), 120, 30, &format!("{at:?}"));
+    }
 }
 
 #[test]
