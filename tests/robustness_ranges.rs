@@ -282,3 +282,155 @@ fn the_world_refuses_extreme_orders_and_bodies() {
     };
     assert!(pattern.validate().is_err());
 }
+
+/// Every documented range at its edges, through scenario validation: the edge values pass,
+/// values just outside are refused naming the field.
+#[test]
+fn every_range_is_enforced_at_its_edges() {
+    let base = scenario("(20.0, 30.0)", "", "");
+    let template = "radius: 0.5, mass: 1.0, max_speed: 3.0, max_force: 6.0, max_turn_rate: 6.0";
+    let with_template = |field: &str, v: &str| {
+        let t = match field {
+            "jump_speed" => format!("{template}, jump_speed: {v}"),
+            _ => template.replace(
+                &format!("{field}: {}", template_value(field)),
+                &format!("{field}: {v}"),
+            ),
+        };
+        base.replace(template, &t)
+    };
+    let with_map = |extra: &str| {
+        base.replace(
+            "max: (100.0, 60.0)),",
+            &format!("max: (100.0, 60.0), {extra}),"),
+        )
+    };
+    let with_order = |order: &str| {
+        scenario(
+            "(20.0, 30.0)",
+            "",
+            &format!(r#"(tick: 0, formation: "p", order: {order})"#),
+        )
+    };
+    // (text, whether it is inside the range, what the refusal names)
+    let mut cases: Vec<(String, bool, &str)> = Vec::new();
+    for (field, low_out, low, high, high_out) in [
+        ("radius", "0.00009", "0.0001", "10000.0", "10001.0"),
+        ("mass", "0.0000009", "0.000001", "1000000.0", "1000001.0"),
+        ("max_speed", "0.0000009", "0.000001", "10000.0", "10001.0"),
+        (
+            "max_force",
+            "0.0000009",
+            "0.000001",
+            "1000000.0",
+            "1000001.0",
+        ),
+        (
+            "max_turn_rate",
+            "0.0000009",
+            "0.000001",
+            "10000.0",
+            "10001.0",
+        ),
+        ("jump_speed", "-0.001", "0.0", "10000.0", "10001.0"),
+    ] {
+        let named = match field {
+            "radius" => r#"templates["t"].radius"#,
+            "mass" => r#"templates["t"].mass"#,
+            "max_speed" => r#"templates["t"].max_speed"#,
+            "max_force" => r#"templates["t"].max_force"#,
+            "max_turn_rate" => r#"templates["t"].max_turn_rate"#,
+            _ => r#"templates["t"].jump_speed"#,
+        };
+        cases.push((with_template(field, low_out), false, named));
+        cases.push((with_template(field, low), true, named));
+        cases.push((with_template(field, high), true, named));
+        cases.push((with_template(field, high_out), false, named));
+    }
+    for (spacing, ok) in [
+        ("0.0000009", false),
+        ("0.000001", true),
+        ("100000.0", true),
+        ("100001.0", false),
+    ] {
+        cases.push((
+            scenario("(20.0, 30.0)", &format!(", spacing: {spacing}"), ""),
+            ok,
+            "formations[0].spacing",
+        ));
+    }
+    for (facing, ok) in [("(0.0000009, 0.0)", false), ("(0.00001, 0.0)", true)] {
+        cases.push((
+            base.replace("facing: (1.0, 0.0)", &format!("facing: {facing}")),
+            ok,
+            "formations[0].facing",
+        ));
+    }
+    for (position, ok) in [("(1000000.0, 30.0)", true), ("(1000100.0, 30.0)", false)] {
+        cases.push((scenario(position, "", ""), ok, "formations[0].position"));
+    }
+    for (extra, ok) in [
+        ("circles: [(center: (50.0, 10.0), radius: 0.0)]", false),
+        ("circles: [(center: (50.0, 10.0), radius: 1000000.0)]", true),
+        (
+            "circles: [(center: (50.0, 10.0), radius: 1000100.0)]",
+            false,
+        ),
+        (
+            "cover_generation: Some((offset: 0.75, spacing: 0.09))",
+            false,
+        ),
+        ("cover_generation: Some((offset: 0.75, spacing: 0.1))", true),
+        (
+            "cover_generation: Some((offset: 1000.0, spacing: 2.0))",
+            true,
+        ),
+        (
+            "cover_generation: Some((offset: 1000.1, spacing: 2.0))",
+            false,
+        ),
+    ] {
+        cases.push((with_map(extra), ok, "map"));
+    }
+    for (max, ok) in [("(1000000.0, 60.0)", true), ("(1000100.0, 60.0)", false)] {
+        cases.push((
+            base.replace("max: (100.0, 60.0)", &format!("max: {max}")),
+            ok,
+            "map",
+        ));
+    }
+    for (order, ok) in [
+        ("Face((0.0000009, 0.0))", false),
+        ("Face((0.00001, 0.0))", true),
+        ("MoveTo(goal: (1000000.0, 30.0))", true),
+        ("MoveTo(goal: (1000100.0, 30.0))", false),
+        ("FormAlong(points: [(0.0, 30.0), (50000.0, 30.0)])", true),
+        ("FormAlong(points: [(0.0, 30.0), (50100.0, 30.0)])", false),
+    ] {
+        cases.push((with_order(order), ok, "timeline[0].order"));
+    }
+    let mut wrong = Vec::new();
+    for (text, inside, named) in &cases {
+        let result = Scenario::from_ron_str(text, "r.ron").and_then(|s| s.validate("r.ron", &[]));
+        match (result, inside) {
+            (Ok(_), true) => {}
+            (Err(e), false) if e.to_string().starts_with(&format!("r.ron: {named}")) => {}
+            (r, _) => wrong.push(format!(
+                "{named} inside={inside}: {:?}",
+                r.err().map(|e| e.to_string())
+            )),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The value `field` has in the scenario's template.
+fn template_value(field: &str) -> &'static str {
+    match field {
+        "radius" => "0.5",
+        "mass" => "1.0",
+        "max_speed" => "3.0",
+        "max_force" => "6.0",
+        _ => "6.0",
+    }
+}
