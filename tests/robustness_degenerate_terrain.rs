@@ -326,8 +326,8 @@ fn huge_maps_are_refused_or_built_within_bounds() {
     assert!(w.navgraph().node_count() <= 250_000);
 }
 
-/// On a map too big for the neighbour grid (5000 x 5000 at cell 1.4 is 12.7 M cells, over
-/// steering's `MAX_CELLS`), the world falls back to brute-force neighbours and units still
+/// On a map too big for the neighbour grid at its usual cell size (5000 x 5000 at cell 1.4 is
+/// 12.7 M cells, over steering's `MAX_CELLS`), the grid takes coarser cells and units still
 /// separate.
 #[test]
 fn units_separate_on_a_map_too_big_for_the_neighbour_grid() {

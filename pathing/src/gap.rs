@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{PathingError, positive};
 use crate::jump::{JumpAbility, JumpEvent, JumpRefusal, JumpSource};
-use crate::polygon::{self, PolygonObstacle};
+use crate::polygon::PolygonObstacle;
 use crate::valid_map::ValidMap;
 
 /// An invisible "jumpable gap" region filling a hole (a chasm, a trench): units cannot walk on
@@ -166,34 +166,44 @@ pub fn detect_gap(
 }
 
 /// The first gap the ray from `origin` along unit `dir` enters within `reach`: its index, and
-/// the distances where the ray enters and leaves it.
+/// the distances where the ray enters and leaves it (the lowest index among gaps entered at the
+/// same distance). Only gaps the broad phase lists near the first `reach` of the ray are
+/// looked at, and their outlines through their edge index.
 fn first_gap(map: &ValidMap, origin: Vec2, dir: Vec2, reach: f32) -> Option<(usize, f32, f32)> {
     let mut best: Option<(usize, f32, f32)> = None;
     let mut ts = Vec::new();
-    for (i, g) in map.map().gaps.iter().enumerate() {
-        let (lo, hi) = polygon::aabb(&g.points);
+    map.gaps_near_segment(origin, origin + dir * reach, |i| {
+        if best.is_some_and(|b| b.0 == i) {
+            // Listed in another cell as well: already measured.
+            return false;
+        }
+        let (lo, hi) = map.gap_bounds(i);
         // Cast far enough to find the far edge of any gap entered within reach.
         let far = reach + (hi - lo).length();
         let end = origin + dir * far;
         if end.min(origin).cmple(hi).all() && end.max(origin).cmpge(lo).all() {
-            polygon::crossings(&g.points, origin, end, &mut ts);
-            let inside = polygon::contains(&g.points, origin);
+            map.gap_crossings(i, origin, end, &mut ts);
+            let inside = map.gap_contains(i, origin);
             let (enter, exit) = if inside {
-                (0.0, ts.first().copied())
+                (0.0, ts.first().map(|c| c.0))
             } else {
                 (
-                    ts.first().copied().unwrap_or(f32::INFINITY),
-                    ts.get(1).copied(),
+                    ts.first().map_or(f32::INFINITY, |c| c.0),
+                    ts.get(1).map(|c| c.0),
                 )
             };
             let (enter, exit) = (enter * far, exit.map_or(far, |t| t * far));
-            if enter <= reach && best.is_none_or(|b| enter < b.1) {
+            if enter <= reach && best.is_none_or(|b| enter < b.1 || (enter == b.1 && i < b.0)) {
                 best = Some((i, enter, exit));
             }
         }
-    }
+        false
+    });
     best
 }
+
+#[cfg(test)]
+mod index_tests;
 
 #[cfg(test)]
 mod tests {

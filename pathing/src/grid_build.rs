@@ -234,18 +234,30 @@ impl NavGraph {
     }
 }
 
-/// The gap the segment `a`–`b` crosses and the length of the segment over it.
-fn gap_crossing(map: &ValidMap, a: Vec2, b: Vec2, ts: &mut Vec<f32>) -> Option<(usize, f32)> {
+/// The gap the segment `a`–`b` crosses and the length of the segment over it (the gap of
+/// lowest index when it crosses several). Only gaps the broad phase lists near the segment are
+/// looked at, and their outlines through their edge index.
+pub(crate) fn gap_crossing(
+    map: &ValidMap,
+    a: Vec2,
+    b: Vec2,
+    ts: &mut Vec<polygon::Crossing>,
+) -> Option<(usize, f32)> {
     let len = (b - a).length();
-    for (i, gap) in map.map().gaps.iter().enumerate() {
-        polygon::crossings(&gap.points, a, b, ts);
+    let mut best: Option<(usize, f32)> = None;
+    map.gaps_near_segment(a, b, |i| {
+        if best.is_some_and(|(found, _)| found <= i) {
+            return false;
+        }
+        map.gap_crossings(i, a, b, ts);
         if let (Some(first), Some(last)) = (ts.first(), ts.last())
             && ts.len() >= 2
         {
-            return Some((i, (last - first) * len));
+            best = Some((i, (last.0 - first.0) * len));
         }
-    }
-    None
+        false
+    });
+    best
 }
 
 #[cfg(test)]

@@ -194,11 +194,24 @@ pub(crate) fn segment_ring(points: &[Vec2], a: Vec2, b: Vec2) -> (f32, Vec2) {
     best
 }
 
-/// Fractions along `a`–`b` where the segment crosses the ring's edges, sorted.
-pub(crate) fn crossings(points: &[Vec2], a: Vec2, b: Vec2, out: &mut Vec<f32>) {
+/// Where a segment crosses a ring: the fraction along the segment and the edge crossed.
+pub(crate) type Crossing = (f32, u32);
+
+/// Where the segment `a`–`b` crosses the ring's edges, sorted by the fraction along it (then
+/// by edge).
+pub(crate) fn crossings(points: &[Vec2], a: Vec2, b: Vec2, out: &mut Vec<Crossing>) {
     out.clear();
-    out.extend(edges(points).filter_map(|(p, q)| segment_intersection(a, b, p, q).map(|h| h.0)));
-    out.sort_by(f32::total_cmp);
+    out.extend(
+        edges(points)
+            .enumerate()
+            .filter_map(|(i, (p, q))| segment_intersection(a, b, p, q).map(|h| (h.0, i as u32))),
+    );
+    sort_crossings(out);
+}
+
+/// Sorts crossings by fraction, then by edge.
+pub(crate) fn sort_crossings(out: &mut [Crossing]) {
+    out.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
 }
 
 #[cfg(test)]
@@ -282,6 +295,8 @@ mod tests {
             &mut out,
         );
         assert_eq!(out.len(), 2);
-        assert!((out[0] - 0.25).abs() < 1e-6 && (out[1] - 0.75).abs() < 1e-6);
+        assert!((out[0].0 - 0.25).abs() < 1e-6 && (out[1].0 - 0.75).abs() < 1e-6);
+        // The square's edges are 0: bottom, 1: right, 2: top, 3: left.
+        assert_eq!((out[0].1, out[1].1), (3, 1));
     }
 }

@@ -17,7 +17,7 @@ use cohort_steering::geometry::{closest_point_on_segment, segment_intersection};
 use glam::Vec2;
 
 use crate::broad_phase::BucketGrid;
-use crate::polygon::{self, segment_segment};
+use crate::polygon::{self, Crossing, segment_segment};
 
 /// Rings with more edges than this are indexed (fewer are scanned).
 pub(crate) const INDEX_FROM_EDGES: usize = 32;
@@ -62,6 +62,11 @@ impl RingIndex {
             min,
             max,
         })
+    }
+
+    /// The ring's bounding box, as [`polygon::aabb`] gives it.
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        (self.min, self.max)
     }
 
     /// Whether `p` is strictly inside the ring (even-odd rule), as [`polygon::contains`].
@@ -157,6 +162,35 @@ impl RingIndex {
             Some((d, _, at)) if d <= cap => (d, at),
             _ => far,
         }
+    }
+
+    /// Where the segment `a`–`b` crosses the ring's edges, as [`polygon::crossings`] finds
+    /// them (the same fractions and edges, in the same order), testing only the edges listed
+    /// in cells near the segment.
+    pub fn crossings(&self, points: &[Vec2], a: Vec2, b: Vec2, out: &mut Vec<Crossing>) {
+        out.clear();
+        if !a.is_finite() || !b.is_finite() {
+            polygon::crossings(points, a, b, out);
+            return;
+        }
+        let (lo, hi) = (a.min(b), a.max(b));
+        if lo.x > self.max.x || lo.y > self.max.y || hi.x < self.min.x || hi.y < self.min.y {
+            return;
+        }
+        // A crossing lies on an edge, so in a cell its box covers; the slack keeps a crossing
+        // on a cell's corner from being missed for rounding.
+        let slack = self.cells.cell_size() * 1e-3;
+        self.cells.any_near_segment(a, b, slack, |i| {
+            if let Some((p, q)) = edge(points, i)
+                && let Some((t, _)) = segment_intersection(a, b, p, q)
+            {
+                out.push((t, i));
+            }
+            false
+        });
+        // An edge listed in several cells was found once per cell.
+        polygon::sort_crossings(out);
+        out.dedup_by(|x, y| x.1 == y.1);
     }
 
     /// Whether two edges that do not share a corner cross (as the pairwise scan of

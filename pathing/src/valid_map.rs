@@ -434,5 +434,6 @@ impl ValidMap {
     }
 }
 
+mod gaps;
 #[cfg(test)]
 mod tests;

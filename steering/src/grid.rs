@@ -179,6 +179,33 @@ impl CellGrid {
         })
     }
 
+    /// The cell side a grid over `min..max` is built with when `cell_size` is wanted:
+    /// `cell_size` itself when the grid then has at most [`MAX_CELLS`] cells, else a larger
+    /// side for which it has (a huge map gets coarser cells rather than no grid). Depends on
+    /// its arguments only, so a caller can tell whether a grid it built is still the one
+    /// wanted. Values [`Self::new`] refuses come back unchanged.
+    pub fn cell_size_to_fit(min: Vec2, max: Vec2, cell_size: f32) -> f32 {
+        let extent = max - min;
+        let cells = |c: f32| (extent.x / c).ceil().max(1.0) * (extent.y / c).ceil().max(1.0);
+        let fits = |c: f32| cells(c) <= MAX_CELLS as f32;
+        if !(extent.is_finite() && cell_size.is_finite() && cell_size > 0.0) || fits(cell_size) {
+            return cell_size;
+        }
+        let limit = MAX_CELLS as f32;
+        let mut c = cell_size
+            .max((extent.x * extent.y / limit).sqrt())
+            .max(extent.x / limit)
+            .max(extent.y / limit);
+        // Rounding up of partial rows and columns may leave it a little short.
+        for _ in 0..64 {
+            if fits(c) {
+                break;
+            }
+            c *= 1.0625;
+        }
+        c
+    }
+
     /// Lower corner of the bounds.
     pub fn min(&self) -> Vec2 {
         self.min

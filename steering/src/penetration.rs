@@ -441,20 +441,49 @@ fn contact(positions: &[Vec2], radii: &[f32], i: u32, j: u32) -> Option<(Vec2, f
     penetration(q - p, radius(i) + radius(j), || split_direction(i, j))
 }
 
+/// Overlaps shallower than this fraction of the sum of radii may be left where rounding
+/// keeps both circles in place (see [`separate_pair`]).
+const ROUNDING_SLACK: f32 = 1e-3;
+
 /// Moves circles `i` and `j` apart by half their current overlap each; returns the overlap
 /// (0 when they do not overlap).
+///
+/// Far from the origin, positions are coarse (1/16 m apart near [`crate::limits::MAX_COORD`]):
+/// a half overlap shorter than half that spacing rounds away and would leave the pair
+/// overlapping for good. When neither circle moved and the overlap is deeper than
+/// [`ROUNDING_SLACK`] of the radii sum, each moves instead by a little more than the spacing
+/// of its coordinates (so at least one coordinate changes, and the pair ends apart).
 fn separate_pair(positions: &mut [Vec2], radii: &[f32], i: u32, j: u32) -> f32 {
     let Some((normal, depth)) = contact(positions, radii, i, j) else {
         return 0.0;
     };
     let half = normal * (depth * 0.5);
-    if let Some(a) = positions.get_mut(i as usize) {
-        *a -= half;
+    let (Some(&a), Some(&b)) = (positions.get(i as usize), positions.get(j as usize)) else {
+        return depth;
+    };
+    let (mut a2, mut b2) = (a - half, b + half);
+    if a2 == a && b2 == b {
+        let reach = radius_of(radii, i) + radius_of(radii, j);
+        if depth > ROUNDING_SLACK * reach {
+            // The dominant component of a unit normal is at least 1/sqrt(2) of it, and the
+            // spacing of `f32` values near `x` is at most `|x| * EPSILON`.
+            let largest = a.abs().max(b.abs()).max_element();
+            let step = normal * (1.5 * largest * f32::EPSILON).max(depth * 0.5);
+            (a2, b2) = (a - step, b + step);
+        }
     }
-    if let Some(b) = positions.get_mut(j as usize) {
-        *b += half;
+    if let Some(p) = positions.get_mut(i as usize) {
+        *p = a2;
+    }
+    if let Some(p) = positions.get_mut(j as usize) {
+        *p = b2;
     }
     depth
+}
+
+/// Radius of circle `k` usable in arithmetic (0 when missing, negative or not finite).
+fn radius_of(radii: &[f32], k: u32) -> f32 {
+    radii.get(k as usize).copied().map_or(0.0, sane_radius)
 }
 
 #[cfg(test)]

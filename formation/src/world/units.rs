@@ -469,8 +469,11 @@ impl Search<'_> {
     }
 }
 
+/// Makes the neighbour grid and the penetration solver with cells of side `cell`, or coarser
+/// ones on a map too big for that many cells (without a solver, clumps would not separate).
 fn ensure_grid(s: &mut Scratch, terrain: &Terrain, cell: f32) {
     let (min, max) = terrain.bounds();
+    let cell = CellGrid::cell_size_to_fit(min, max, cell);
     let stale = s
         .grid
         .as_ref()

@@ -111,3 +111,36 @@ fn crossings_are_found_as_the_pairwise_scan_finds_them() {
     bow.swap(100, 101);
     assert!(RingIndex::build(&bow).unwrap().any_crossing(&bow));
 }
+
+#[test]
+fn segment_crossings_match_the_linear_scan() {
+    let ring = lake(700, Vec2::new(-15.0, 40.0), 30.0);
+    let index = RingIndex::build(&ring).unwrap();
+    let ps = probes(&ring);
+    let (mut scan, mut got) = (Vec::new(), Vec::new());
+    let (mut crossed, mut through_corners) = (0, 0);
+    let mut check = |a: Vec2, b: Vec2| {
+        polygon::crossings(&ring, a, b, &mut scan);
+        index.crossings(&ring, a, b, &mut got);
+        assert_eq!(got, scan, "{a} {b}");
+        crossed += usize::from(!scan.is_empty());
+    };
+    for (k, &a) in ps.iter().enumerate().step_by(3) {
+        let b = ps[(k * 7 + 13) % ps.len()];
+        check(a, b);
+        check(a, a + (b - a).clamp_length_max(6.0));
+        check(a, a);
+    }
+    // Segments from corner to corner of the ring (crossing at both ends, and often between).
+    let mut corners = Vec::new();
+    for k in (0..ring.len()).step_by(11) {
+        let (a, b) = (ring[k], ring[(k * 5 + 3) % ring.len()]);
+        polygon::crossings(&ring, a, b, &mut corners);
+        through_corners += usize::from(corners.len() >= 2);
+        check(a, b);
+    }
+    check(Vec2::NAN, Vec2::ZERO);
+    check(Vec2::new(-1e30, 40.0), Vec2::new(1e30, 40.0));
+    assert!(crossed > 300, "{crossed}");
+    assert!(through_corners > 20, "{through_corners}");
+}

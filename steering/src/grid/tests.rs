@@ -149,3 +149,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn cell_sizes_grow_to_fit_huge_maps() {
+    let fits = |min: Vec2, max: Vec2, cell: f32| {
+        let c = CellGrid::cell_size_to_fit(min, max, cell);
+        assert!(c >= cell, "{c} < {cell}");
+        let g = CellGrid::new(min, max, c).unwrap();
+        let (cols, rows) = g.dimensions();
+        assert!(cols as usize * rows as usize <= MAX_CELLS);
+        c
+    };
+    // Small maps keep the cell they ask for.
+    assert_eq!(fits(Vec2::ZERO, Vec2::splat(1000.0), 1.4), 1.4);
+    // A 10 km map and the whole coordinate range get coarser cells, not an error.
+    assert!(CellGrid::new(Vec2::ZERO, Vec2::splat(10_000.0), 1.4).is_err());
+    assert!(fits(Vec2::ZERO, Vec2::splat(10_000.0), 1.4) < 5.0);
+    assert!(fits(Vec2::splat(-1e6), Vec2::splat(1e6), 1.4) < 1000.0);
+    // A long thin map.
+    fits(Vec2::ZERO, Vec2::new(2e6, 0.5), 0.1);
+    // What `new` refuses comes back unchanged.
+    assert_eq!(
+        CellGrid::cell_size_to_fit(Vec2::ZERO, Vec2::ONE, -1.0),
+        -1.0
+    );
+}

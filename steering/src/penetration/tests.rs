@@ -262,3 +262,23 @@ proptest! {
         }
     }
 }
+
+/// Near the edge of the coordinate range positions are 1/16 m apart: half of a shallow overlap
+/// rounds away, so the pair is moved by a position's spacing instead and ends apart.
+#[test]
+fn shallow_overlaps_far_from_the_origin_are_resolved() {
+    let far = Vec2::new(999_990.0, -999_990.0);
+    let mut s = PenetrationSolver::new(far - 10.0, far + 10.0, 2.0).unwrap();
+    for depth in [0.0625f32, 0.03, 0.01, 0.002] {
+        let mut pos = [far, far + Vec2::new(1.0 - depth, 0.0)];
+        s.resolve(&mut pos, &[0.5, 0.5], 4);
+        assert_eq!(s.deepest_overlap(&pos, &[0.5, 0.5]), 0.0, "{depth}");
+        // By no more than two spacings each.
+        assert!((pos[1] - pos[0]).length() <= 1.0 + 0.25, "{depth}: {pos:?}");
+    }
+    // Shallower than the slack (a thousandth of the radii sum): left as it is.
+    let mut pos = [far, far + Vec2::new(1.0 - 0.0625 / 128.0, 0.0)];
+    let before = pos;
+    s.resolve(&mut pos, &[0.5, 0.5], 4);
+    assert_eq!(pos, before);
+}
