@@ -6,8 +6,8 @@
 
 use cohort_formation::{Motion, UnitId, World};
 use cohort_steering::behaviours::{
-    ArriveParams, ObstacleAvoidanceParams, WallAvoidanceParams, arrive_moving, obstacle_avoidance,
-    SeparationFalloff, wall_avoidance,
+    ArriveParams, ObstacleAvoidanceParams, SeparationFalloff, WallAvoidanceParams, arrive_moving,
+    obstacle_avoidance, wall_avoidance,
 };
 use cohort_steering::combine::ForceAccumulator;
 use cohort_steering::context::{ContextConfig, ContextSteering};

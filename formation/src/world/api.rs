@@ -31,6 +31,8 @@ impl World {
             jump_events: Vec::new(),
             formation_nav: Default::default(),
             scratch: Scratch::default(),
+            frame: Default::default(),
+            timings: Default::default(),
         })
     }
 

@@ -3,14 +3,17 @@
 //! and lands on the far side, where it carries on to its slot.
 //!
 //! The formation's anchor plans through jumps only when every unit under it can make them (a
-//! pseudo-character has no body; its members do the jumping). The stage order is: detours are
-//! planned and units at a take-off point launch (in the steering stage), grounded units steer,
-//! integrate and resolve, then [`World::fly_units`] moves the units in the air.
+//! pseudo-character has no body; its members do the jumping). In a tick (see `world/step.rs`),
+//! detours are planned and units at a take-off point launch in the gather stage, grounded
+//! units steer, integrate and resolve, then the flight stage ([`fly_units`]) moves the units
+//! in the air.
 
 use cohort_pathing::{JumpAbility, JumpEvent, JumpSource, Leg, plan_jump};
 use cohort_steering::Vec2;
 use serde::{Deserialize, Serialize};
 
+use super::terrain::Terrain;
+use super::unit_store::UnitStore;
 use super::{Unit, World};
 use crate::ids::{FormationId, UnitId};
 
@@ -245,43 +248,41 @@ impl World {
             u.sync(d);
         }
     }
+}
 
-    /// Moves units in the air along their arcs; a unit whose flight is over lands (pushed to
-    /// the nearest free point if the landing is blocked) and re-plans its way to the slot.
-    /// Stage 6 of a tick: it relies on stage 3's count of the units in the air.
-    pub fn fly_units(&mut self, dt: f32) {
-        // Nobody took off or was in the air when stage 3 looked (it counts them): skip the
-        // walk over the units.
-        if self.scratch.airborne == 0 {
-            return;
+/// Flight stage: moves units in the air along their arcs; a unit whose flight is over lands
+/// (pushed to the nearest free point if the landing is blocked) and re-plans its way to the
+/// slot. `airborne` is the gather's count of the units in the air (at 0 there is nothing to
+/// do).
+pub(super) fn fly_units(units: &mut UnitStore, terrain: &Terrain, airborne: usize, dt: f32) {
+    if airborne == 0 {
+        return;
+    }
+    for (id, unit) in units.motion.iter_mut() {
+        if !unit.airborne {
+            continue;
         }
-        let Self { units, terrain, .. } = self;
-        for (id, unit) in units.motion.iter_mut() {
-            if !unit.airborne {
-                continue;
-            }
-            let Some(d) = units.details.get_mut(id) else {
-                continue;
-            };
-            let Some(flight) = d.flight.as_mut() else {
-                continue;
-            };
-            flight.elapsed += dt;
-            let t = flight.elapsed.min(flight.duration);
-            unit.body.position = flight.from + flight.velocity * t;
-            if let Some(dir) = flight.velocity.try_normalize() {
-                let turn = unit.body.max_turn_rate * dt;
-                unit.body.heading =
-                    cohort_steering::locomotion::turn_towards(unit.body.heading, dir, turn);
-            }
-            if flight.elapsed >= flight.duration {
-                let landed = terrain.push_out(flight.landing(), unit.body.radius);
-                unit.body.position = landed;
-                d.flight = None;
-                d.detour.clear();
-                unit.sync(d);
-                terrain.keep_in_bounds(&mut unit.body);
-            }
+        let Some(d) = units.details.get_mut(id) else {
+            continue;
+        };
+        let Some(flight) = d.flight.as_mut() else {
+            continue;
+        };
+        flight.elapsed += dt;
+        let t = flight.elapsed.min(flight.duration);
+        unit.body.position = flight.from + flight.velocity * t;
+        if let Some(dir) = flight.velocity.try_normalize() {
+            let turn = unit.body.max_turn_rate * dt;
+            unit.body.heading =
+                cohort_steering::locomotion::turn_towards(unit.body.heading, dir, turn);
+        }
+        if flight.elapsed >= flight.duration {
+            let landed = terrain.push_out(flight.landing(), unit.body.radius);
+            unit.body.position = landed;
+            d.flight = None;
+            d.detour.clear();
+            unit.sync(d);
+            terrain.keep_in_bounds(&mut unit.body);
         }
     }
 }

@@ -43,8 +43,10 @@ mod stable_hash;
 mod state;
 mod state_hash;
 mod status;
+mod step;
 mod tactics;
 mod terrain;
+mod timings;
 mod unit_store;
 mod units;
 mod validate;
@@ -64,11 +66,12 @@ use crate::pattern::Role;
 pub use api::MAX_PENETRATION_ITERATIONS;
 pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
-pub use scratch::Scratch;
+use scratch::Scratch;
 pub use setters::UnitOptions;
 pub use stable_hash::StableHasher;
 pub use state::{BINARY_MAGIC, STATE_FORMAT_VERSION, SnapshotFormat};
-pub use terrain::Terrain;
+use terrain::Terrain;
+pub use timings::{STAGE_COUNT, Stage, StepTimings};
 pub use unit_store::UnitRef;
 pub use validate::MAX_FORMATION_DEPTH;
 
@@ -225,41 +228,14 @@ pub struct World {
     formation_nav: formation_nav::FormationNav,
     #[serde(skip)]
     scratch: Scratch,
+    /// The units on the ground as the last tick left them (see `world/step.rs`).
+    #[serde(skip)]
+    frame: gather::UnitFrame,
+    #[serde(skip)]
+    timings: StepTimings,
 }
 
 impl World {
-    /// Advances the world by `dt` seconds. A `dt` of 0, negative or not finite does nothing
-    /// (the tick counter does not move); a `dt` above [`MAX_STEP`] is split into equal
-    /// sub-steps (at most [`MAX_SUBSTEPS`]).
-    pub fn step(&mut self, dt: f32) {
-        if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
-            return;
-        }
-        let limit = MAX_STEP * MAX_SUBSTEPS as f32;
-        let dt = dt.min(limit);
-        let n = (dt / MAX_STEP).ceil().clamp(1.0, MAX_SUBSTEPS as f32) as u32;
-        let h = dt / n as f32;
-        self.jump_events.clear();
-        for _ in 0..n {
-            self.step_once(h);
-        }
-    }
-
-    fn step_once(&mut self, dt: f32) {
-        debug_assert!(
-            self.units.flags_agree(),
-            "a unit's flags disagree with its details"
-        );
-        self.apply_orders();
-        self.run_tactics(dt);
-        self.update_formations(dt);
-        self.drive_tactical_slots();
-        self.steer_and_move_units(dt);
-        self.resolve_constraints(dt);
-        self.fly_units(dt);
-        self.tick += 1;
-    }
-
     /// The number of ticks (sub-steps) taken so far.
     pub fn tick(&self) -> u64 {
         self.tick

@@ -75,6 +75,30 @@ impl World {
         self.set_unit_body(id, body)
     }
 
+    /// Writes back where a game that moves units itself put unit `id` (see [`World::plan`]):
+    /// its position (as [`World::set_unit_position`]) and velocity (finite); its heading
+    /// turns to the velocity's direction when the unit moves. Checked whole: on an error
+    /// nothing changes.
+    pub fn set_unit_motion(
+        &mut self,
+        id: UnitId,
+        position: Vec2,
+        velocity: Vec2,
+    ) -> Result<(), WorldError> {
+        let m = self.units.get(id).ok_or(WorldError::NoSuchUnit(id))?;
+        let heading = velocity
+            .try_normalize()
+            .filter(|_| velocity.length() > 1e-3)
+            .unwrap_or(m.body.heading);
+        let body = Body {
+            position,
+            velocity,
+            heading,
+            ..m.body
+        };
+        self.set_unit_body(id, body)
+    }
+
     /// Sets the role unit `id` asks for; its formation reassigns its slots at the next tick.
     pub fn set_unit_role(&mut self, id: UnitId, role: Role) -> Result<(), WorldError> {
         let m = self.units.get_mut(id).ok_or(WorldError::NoSuchUnit(id))?;
