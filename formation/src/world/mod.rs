@@ -1,21 +1,11 @@
-//! The [`World`]: units, formations, map and navigation graph, advanced by [`World::step`].
+//! The [`World`]: units, formations, map and navigation graph, advanced by [`World::step`]
+//! (or planned by [`World::plan`] for a game that moves the units itself).
 //!
-//! A tick reads like the layer list of the library, top to bottom:
-//!
-//! 1. [`World::apply_orders`]: orders queued since the last tick take effect;
-//! 2. [`World::update_formations`]: anchors move on their paths, slot targets are computed
-//!    top-down through the formation tree (platoon → squad → fire team → unit);
-//! 3. and 4. [`World::steer_and_move_units`]: units blocked from their slot plan detours (and
-//!    take off at a jump point); every unit's behaviours are evaluated and combined into a
-//!    force (steering), which becomes its velocity and position under max force and max speed
-//!    (locomotion), in one walk over the units;
-//! 5. [`World::resolve_constraints`]: non-penetration between units and against the map;
-//!    headings are smoothed towards the motion that remains.
-//! 6. [`World::fly_units`]: units in the air (jumping a link or a gap) move along their arcs
-//!    and land; they take no part in stages 3–5 while they fly.
-//!
-//! Per-tick buffers live in a [`Scratch`] that is not serialized and is reused, so a warm world
-//! steps without allocating.
+//! A tick runs eight stages in order, listed in `world/step.rs`: orders, tactics, formations,
+//! tactical slots, gather, steering, constraints, flight ([`Stage`]; each is timed into
+//! [`World::timings`]). `docs/architecture.md` ("The tick") describes what each does. The
+//! unit stages pass a frame of the units on the ground from one to the next; per-tick
+//! buffers are reused, so a warm world steps without allocating.
 
 mod anchor_motion;
 mod api;
