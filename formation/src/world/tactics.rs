@@ -33,7 +33,7 @@ impl World {
     /// Checks a tactical order against the world: the play must exist in the playbook, the
     /// play frame and the overwatch points must be finite, the overwatch settings valid.
     /// Other orders pass.
-    pub fn check_tactical_order(&self, order: &Order) -> Result<(), WorldError> {
+    pub(super) fn check_tactical_order(&self, order: &Order) -> Result<(), WorldError> {
         let invalid = |why: String| WorldError::Invalid {
             what: "tactical order",
             why,
@@ -167,7 +167,7 @@ impl World {
     /// chained plays), slot poses are computed, members are (re)assigned to play slots when
     /// the play or the membership changed; overwatch advances move their bounding anchors and
     /// cover slots. Finished plays hand the formation their final arrangement.
-    pub fn run_tactics(&mut self, dt: f32) {
+    pub(super) fn run_tactics(&mut self, dt: f32) {
         if self.tactics.is_empty() {
             return;
         }
@@ -207,7 +207,7 @@ impl World {
 
     /// Tactics stage, after the formation stage: members of formations running a tactic get
     /// the tactic's slot targets.
-    pub fn drive_tactical_slots(&mut self) {
+    pub(super) fn drive_tactical_slots(&mut self) {
         if self.tactics.is_empty() {
             return;
         }
