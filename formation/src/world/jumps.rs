@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::terrain::Terrain;
 use super::unit_store::UnitStore;
 use super::{Unit, World};
-use crate::ids::{FormationId, UnitId};
+use crate::ids::UnitId;
 
 /// Default downward acceleration of jumps, m/s².
 pub const DEFAULT_GRAVITY: f32 = 9.81;
@@ -106,31 +106,6 @@ pub(crate) fn first_jump(points: &[Vec2], legs: &[Leg]) -> Option<PlannedJump> {
 }
 
 impl World {
-    /// The weakest jumping ability among the units under formation `id` (lowest jump speed,
-    /// lowest run speed), or `None` when any of them cannot jump or the formation has none.
-    pub fn formation_jump_ability(&self, id: FormationId) -> Option<JumpAbility> {
-        let mut ids = Vec::new();
-        self.units_in(id, &mut ids);
-        let mut weakest: Option<JumpAbility> = None;
-        for u in ids.iter().filter_map(|&u| self.units.get(u)) {
-            let a = u.jump_ability(self.settings.gravity)?;
-            weakest = Some(match weakest {
-                None => a,
-                Some(w) => JumpAbility {
-                    max_run_speed: w.max_run_speed.min(a.max_run_speed),
-                    jump_speed: w.jump_speed.min(a.jump_speed),
-                    gravity: w.gravity,
-                },
-            });
-        }
-        weakest
-    }
-
-    /// Jumps taken in the last [`World::step`] call, in the order they happened.
-    pub fn jump_events(&self) -> &[(UnitId, JumpEvent)] {
-        &self.jump_events
-    }
-
     /// Whether a unit of `radius` (other than `me`) can come down at `landing` now: no unit
     /// on the ground stands there and no unit in the air will land there.
     fn landing_clear(&self, me: UnitId, landing: Vec2, radius: f32) -> bool {

@@ -21,18 +21,14 @@ mod free_order;
 mod gather;
 mod jumps;
 mod make_way;
-mod membership;
 mod narrows;
 mod overwatch;
 mod scratch;
 mod separation;
-mod setters;
 mod slot_versions;
-mod snapshot;
 mod stable_hash;
 mod state;
 mod state_hash;
-mod status;
 mod step;
 mod tactics;
 mod terrain;
@@ -43,7 +39,6 @@ mod validate;
 mod walk;
 mod word_hash;
 
-use cohort_pathing::{Map, NavGraph};
 use cohort_steering::{Body, SimRng, locomotion::HeadingSmoother};
 use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
@@ -54,10 +49,12 @@ use crate::order::Order;
 use crate::pattern::Role;
 
 pub use api::MAX_PENETRATION_ITERATIONS;
+pub use api::UnitOptions;
 pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
 use scratch::Scratch;
-pub use setters::UnitOptions;
+// The formation stage asks which orders a member formation takes.
+use api::membership;
 pub use stable_hash::StableHasher;
 pub use state::{BINARY_MAGIC, STATE_FORMAT_VERSION, SnapshotFormat};
 use terrain::Terrain;
@@ -223,33 +220,6 @@ pub struct World {
     frame: gather::UnitFrame,
     #[serde(skip)]
     timings: StepTimings,
-}
-
-impl World {
-    /// The number of ticks (sub-steps) taken so far.
-    pub fn tick(&self) -> u64 {
-        self.tick
-    }
-
-    /// The map.
-    pub fn map(&self) -> &Map {
-        self.terrain.map()
-    }
-
-    /// The navigation graph.
-    pub fn navgraph(&self) -> &NavGraph {
-        self.terrain.navgraph()
-    }
-
-    /// The world's tuning.
-    pub fn settings(&self) -> &WorldSettings {
-        &self.settings
-    }
-
-    /// The world's random number generator (seeded at creation).
-    pub fn rng_mut(&mut self) -> &mut SimRng {
-        &mut self.rng
-    }
 }
 
 pub(crate) fn member_position(

@@ -8,15 +8,12 @@
 //! its count of units in the air. The world keeps the frame between ticks so that its
 //! buffers are reused.
 
-use cohort_steering::Vec2;
-
 use super::constraints::resolve_constraints;
 use super::gather::UnitFrame;
 use super::jumps::fly_units;
 use super::timings::{Stage, StageClock, StepTimings};
 use super::units::{Traffic, steer_units};
 use super::{MAX_STEP, MAX_SUBSTEPS, World};
-use crate::ids::UnitId;
 
 /// Who moves the units at the end of a tick.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -121,35 +118,4 @@ impl World {
         self.frame = frame;
         self.tick += 1;
     }
-
-    /// The velocity the last tick's steering and avoidance chose for unit `id`, before the
-    /// constraints: what a game that moves its units itself gives its body after
-    /// [`World::plan`]. `None` for a unit that was in the air or did not exist in that tick
-    /// (or before the first tick; a clone or a restored world has none until it ticks).
-    pub fn desired_velocity(&self, id: UnitId) -> Option<Vec2> {
-        let frame = &self.frame;
-        // The frame holds its units in key order, which is the order of their slot indices.
-        let k = frame
-            .ids
-            .binary_search_by_key(&slot_index(id), |&u| slot_index(u))
-            .ok()?;
-        (frame.ids.get(k) == Some(&id))
-            .then(|| frame.desired.get(k).copied())
-            .flatten()
-    }
-
-    /// Every unit the last tick steered, with its [`World::desired_velocity`], in key order.
-    pub fn desired_velocities(&self) -> impl Iterator<Item = (UnitId, Vec2)> + '_ {
-        self.frame
-            .ids
-            .iter()
-            .copied()
-            .zip(self.frame.desired.iter().copied())
-    }
-}
-
-/// The slot index of a key (its low 32 bits): the order in which the world walks its units.
-fn slot_index(id: UnitId) -> u32 {
-    use slotmap::Key;
-    id.data().as_ffi() as u32
 }

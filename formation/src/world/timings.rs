@@ -10,8 +10,6 @@ use std::time::Duration;
 #[cfg(feature = "timings")]
 use std::time::Instant;
 
-use super::World;
-
 /// The stages of a tick, in the order they run (see `docs/architecture.md`, "The tick").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Stage {
@@ -127,13 +125,5 @@ impl StageClock {
         }
         #[cfg(not(feature = "timings"))]
         let _ = (timings, stage);
-    }
-}
-
-impl World {
-    /// What each stage of the last [`World::step`] or [`World::plan`] call cost and how many
-    /// units and formations it handled (zeros before the first call).
-    pub fn timings(&self) -> &StepTimings {
-        &self.timings
     }
 }

@@ -5,13 +5,13 @@
 
 use cohort_steering::{Body, Vec2};
 
-use super::World;
-use super::api::{check_formation_settings, check_world_settings};
 use crate::error::WorldError;
 use crate::formation::FormationSettings;
 use crate::ids::{FormationId, UnitId};
 use crate::pattern::Role;
+use crate::world::World;
 use crate::world::WorldSettings;
+use crate::world::api::{check_formation_settings, check_world_settings};
 
 /// What a unit starts with besides its body ([`World::add_unit_with`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -32,7 +32,7 @@ fn invalid(what: &'static str, why: impl Into<String>) -> WorldError {
 }
 
 /// A jump speed is finite and in [0, 1e4].
-pub(super) fn check_jump_speed(speed: f32) -> Result<(), WorldError> {
+pub(in crate::world) fn check_jump_speed(speed: f32) -> Result<(), WorldError> {
     if speed.is_finite() && (0.0..=cohort_steering::limits::MAX_SPEED).contains(&speed) {
         Ok(())
     } else {
