@@ -167,7 +167,7 @@ impl DenseUnits<'_> {
     }
 
     /// Appends a unit on the ground; counts one in the air (units in the air neither steer
-    /// nor collide; `World::fly_units` moves them).
+    /// nor collide; the flight stage moves them).
     #[inline]
     fn push(&mut self, id: UnitId, u: &UnitMotion, details: &Details) {
         if u.airborne {

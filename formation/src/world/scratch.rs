@@ -31,7 +31,7 @@ pub(crate) struct Scratch {
     pub(crate) watched: Option<(UnitId, super::avoidance::AvoidanceReport)>,
     pub(crate) grid: Option<CellGrid>,
     pub(crate) solver: Option<PenetrationSolver>,
-    /// Per steered unit: whether the map's geometry pushed it back this tick (stage 5).
+    /// Per steered unit: whether the map's geometry pushed it back this tick (the constraint stage).
     pub(crate) held: Vec<bool>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,

@@ -76,7 +76,7 @@ pub(super) fn steer_units(
     let (max_radius, fastest) = frame.unit_limits;
     let range = settings.separation_range.max(1.0);
     // The penetration solver's candidate pairs are collected by the separation pass: with
-    // a margin covering one tick of motion of both units, they still hold after stage 4
+    // a margin covering one tick of motion of both units, they still hold after the move
     // (the solver checks that, and collects its own when a unit moved farther).
     let margin_at = |dt: f32| max_radius * CANDIDATE_MARGIN + 2.0 * fastest * dt;
     let pair_margin = margin_at(sanitize_dt(dt));
