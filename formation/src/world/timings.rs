@@ -28,7 +28,7 @@ pub enum Stage {
     /// Separation, steering behaviours, reciprocal avoidance and locomotion.
     Steering,
     /// Non-penetration between units and against the map; headings; write-back. Not run by
-    /// [`World::plan`].
+    /// [`World::plan`](super::World::plan).
     Constraints,
     /// Units in the air move along their arcs and land.
     Flight,

@@ -306,8 +306,8 @@ impl UnitStore {
     }
 }
 
-/// A unit as the world holds it, read-only ([`World::unit`], [`World::units`]): the fields of
-/// [`Unit`], the detour borrowed.
+/// A unit as the world holds it, read-only ([`World::unit`](super::World::unit),
+/// [`World::units`](super::World::units)): the fields of [`Unit`], the detour borrowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UnitRef<'a> {
     /// The body steering moves.
