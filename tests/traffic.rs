@@ -79,43 +79,41 @@ fn flows(name: &str, limit: Limit) {
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
 fn circle_of_250_singles_swaps_antipodes_as_fast_as_rvo2() {
     flows("circle", Limit::Rvo2(369.0));
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
 fn blocks_singles_cross_as_fast_as_rvo2() {
     flows("blocks_singles", Limit::Rvo2(568.0));
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
+#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn blocks_squads_cross_as_fast_as_rvo2_singles() {
     flows("blocks_squads", Limit::Rvo2(568.0));
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
+#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn corridor_head_on_formations_pass_each_other() {
     flows("corridor_head_on", Limit::FreeWalk(Some(16.0)));
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
+#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn corridor_two_way_singles_pass_each_other() {
     flows("corridor_two_way", Limit::FreeWalk(Some(16.0)));
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
+#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn crossing_formations_cross() {
     flows("crossing", Limit::FreeWalk(None));
 }
 
 #[test]
-#[ignore = "traffic: not met yet with avoidance alone; see docs/traffic.md"]
+#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn chokepoint_20_squads_pass_the_gap() {
     flows("chokepoint", Limit::FreeWalk(Some(4.0)));
 }

@@ -260,6 +260,23 @@ impl Formation {
         self.narrowed.as_ref().unwrap_or(&self.pattern)
     }
 
+    /// Whether the formation is one unit (and no sub-formation): a unit moved on its own.
+    pub fn is_single(&self) -> bool {
+        matches!(self.members.as_slice(), [Member::Unit(_)])
+    }
+
+    /// Fraction of its slowest member's top speed the anchor cruises at: the settings'
+    /// `speed_fraction` (headroom for members to catch up with their slots), or all of it for
+    /// a formation of one unit, which has no one to wait for (a single unit moved on its own
+    /// walks at its top speed).
+    pub fn cruise_fraction(&self) -> f32 {
+        if self.is_single() {
+            1.0
+        } else {
+            self.settings.speed_fraction.clamp(0.05, 1.0)
+        }
+    }
+
     /// The pattern the formation returns to after a narrow passage.
     pub fn base_pattern(&self) -> &ValidPattern {
         &self.base_pattern

@@ -4,6 +4,7 @@
 use cohort_steering::{Vec2, ops, truncate};
 
 use super::World;
+use super::single_walk::walk_single;
 use crate::anchor::{AnchorMode, drift_corrected_anchor, lag_speed_factor, moving_anchor};
 use crate::formation::{Formation, Member, Motion, SlotTarget};
 use crate::ids::FormationId;
@@ -29,6 +30,8 @@ impl World {
     ) {
         let (p_c, v_c, lag) = stats;
         let leader = self.leader_of(id);
+        // A single that lost sight of its path, and where it stands.
+        let mut lost = None;
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
@@ -68,12 +71,22 @@ impl World {
                     f.motion = Motion::Holding;
                 }
             }
+            Motion::Moving if f.is_single() && f.settings.anchor_mode != AnchorMode::Leader => {
+                if let Some(pc) = p_c {
+                    let small = self.settings.small_obstacle_radius;
+                    let nav = self
+                        .formation_nav
+                        .terrain(self.terrain.map(), small)
+                        .unwrap_or(&self.terrain);
+                    lost = walk_single(f, pc, nav, turn_rate, dt).then_some(pc);
+                }
+            }
             Motion::Moving => {
                 let base = f.slowest_speed
                     * if f.settings.fixed_half_speed {
                         0.5
                     } else {
-                        f.settings.speed_fraction.clamp(0.05, 1.0)
+                        f.cruise_fraction()
                     };
                 let factor = if f.settings.fixed_half_speed {
                     1.0
@@ -144,6 +157,9 @@ impl World {
                     f.anchor.position = pos - heading.rotate(offset);
                 }
             }
+        }
+        if let Some(at) = lost {
+            self.replan_single(id, at, turn_rate, dt);
         }
     }
 
@@ -239,7 +255,7 @@ fn slot_reach(f: &Formation) -> f32 {
 
 /// Desired anchor velocity along the path at `cruise` speed, advancing the waypoint index:
 /// `(velocity, heading for the last point, distance to the current point)`.
-fn path_velocity(f: &mut Formation, cruise: f32) -> (Vec2, bool, f32) {
+pub(super) fn path_velocity(f: &mut Formation, cruise: f32) -> (Vec2, bool, f32) {
     if f.path.is_empty() {
         return (Vec2::ZERO, true, 0.0);
     }

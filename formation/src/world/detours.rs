@@ -17,7 +17,7 @@ pub(crate) const DETOUR_REPLAN_TICKS: u64 = 60;
 const DETOUR_CAPACITY: usize = 8;
 
 /// Waypoints the world's detour plan buffers hold before growing.
-const PLAN_RESERVE: usize = 32;
+pub(super) const PLAN_RESERVE: usize = 32;
 
 /// How close (beyond its radius) a unit must be to a take-off point to jump.
 const TAKEOFF_TOLERANCE: f32 = 0.35;

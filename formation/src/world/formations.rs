@@ -8,11 +8,13 @@ use cohort_steering::{Vec2, truncate};
 use slotmap::SlotMap;
 
 use super::narrows::narrow_stretches;
+use super::single_walk::SINGLE_PATH_ROOM;
 use super::{World, member_position};
 use crate::anchor::MemberAverage;
 use crate::formation::{Formation, Member, Motion};
 use crate::ids::FormationId;
 use crate::order::Order;
+use cohort_steering::capacity::ReserveTotal;
 
 /// Ticks between stability-checked re-optimizations of a formation's slot assignment.
 pub(super) const REASSIGN_TICKS: u64 = 120;
@@ -163,6 +165,11 @@ impl World {
         };
         f.path.clear();
         f.path_clearance.clear();
+        if f.is_single() {
+            // Room for a path planned again in the tick (see `single_walk.rs`).
+            f.path.reserve_total(SINGLE_PATH_ROOM);
+            f.path_clearance.reserve_total(SINGLE_PATH_ROOM);
+        }
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
         let map = self
@@ -222,6 +229,7 @@ impl World {
     /// whole army. Passing oncoming formations is planned before any of them moves, from the
     /// anchors as they stand and last tick's extents.
     pub(super) fn update_formations(&mut self, dt: f32) {
+        self.scratch.single_replans = 0;
         self.collect_formation_order();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);

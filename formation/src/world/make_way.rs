@@ -216,7 +216,9 @@ impl Lane {
     /// and it is not going the same way at a similar speed (following is not passing).
     fn reaches(&self, b: &RootEntry) -> bool {
         // The cheapest test first: in a marching army most formations near a mover follow.
-        if b.moving && !(b.velocity.dot(self.forward) < 0.5 * self.speed) {
+        // A single on the move walks its own path from where it stands: moving its target
+        // aside would only hold it where it is, so avoidance alone takes it round the mover.
+        if b.moving && (b.single || !(b.velocity.dot(self.forward) < 0.5 * self.speed)) {
             return false;
         }
         let r = b.half_extent.length() + LANE_MARGIN;

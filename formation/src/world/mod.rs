@@ -25,6 +25,7 @@ mod narrows;
 mod overwatch;
 mod scratch;
 mod separation;
+mod single_walk;
 mod slot_versions;
 mod stable_hash;
 mod state;

@@ -66,6 +66,8 @@ pub(crate) struct Scratch {
     /// The top-level formations by position, for make way and passing.
     pub(crate) roots_index: super::make_way::RootIndex,
     pub(crate) path: cohort_pathing::SearchScratch,
+    /// Singles whose paths were planned again this tick (see `single_walk.rs`).
+    pub(crate) single_replans: u32,
     pub(crate) assignment: Option<SlotAssignment>,
     pub(crate) located_members: Vec<crate::assignment::Located>,
     pub(crate) located_slots: Vec<crate::assignment::Located>,

@@ -245,7 +245,7 @@ impl Mover {
             return None;
         }
         let half_depth = entry.half_extent.x.abs();
-        let cruise = entry.top_speed_or_zero() * f.settings.speed_fraction.clamp(0.05, 1.0);
+        let cruise = entry.top_speed_or_zero() * f.cruise_fraction();
         let ahead = half_depth + (cruise * LOOK_AHEAD).max(MIN_AHEAD);
         let track = Track::of(f, half_depth, ahead)?;
         Some(Self {

@@ -45,6 +45,8 @@ pub(crate) struct RootEntry {
     pub(super) velocity: Vec2,
     pub(super) half_extent: Vec2,
     pub(super) moving: bool,
+    /// Whether it is one unit moved on its own (see [`Formation::is_single`]).
+    pub(super) single: bool,
     /// The lane it opens, if it moves ([`Lane::new`]).
     pub(super) lane: Option<Lane>,
     /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
@@ -87,6 +89,7 @@ impl RootEntry {
             velocity,
             half_extent: f.half_extent,
             moving,
+            single: f.is_single(),
             lane: Lane::new(position, velocity, f.half_extent, moving),
             follow_gap: f.settings.follow_gap,
             facing: f.anchor.orientation,
@@ -223,7 +226,10 @@ impl RootIndex {
             counts[h + 1] += counts[h];
         }
         // Counting sort by class, stable, so each class stays sorted by x.
+        // Room for every root, so the buffer does not grow in the tick where more of them
+        // start moving than ever before.
         self.movers.clear();
+        self.movers.reserve(self.entries.len());
         self.movers.resize(counts[HEADINGS] as usize, 0);
         let mut cursor = counts;
         for (i, e) in self.entries.iter().enumerate() {

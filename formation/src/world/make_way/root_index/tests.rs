@@ -47,6 +47,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             velocity,
             half_extent,
             moving,
+            single: k % 5 == 0,
             lane: Lane::new(position, velocity, half_extent, moving),
             follow_gap: 2.0,
             facing: velocity.try_normalize().unwrap_or(Vec2::X),

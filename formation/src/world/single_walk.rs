@@ -1,0 +1,165 @@
+//! A unit moved on its own (a formation of one unit) walks its path from where it stands, as
+//! a crowd agent does: its anchor is put a short lead ahead of it towards the next waypoint, so
+//! a unit pushed aside by traffic goes on from there instead of being pulled back onto the
+//! line its path was planned along, and no lane or slot holds it in place. It cruises at its
+//! top speed (it has no one to wait for).
+//!
+//! Where the unit is pushed so far off its path that neither the next waypoint nor the way
+//! back to the path is in sight (round the far side of a block), its path is planned again
+//! from where it stands, at most [`REPLANS_PER_TICK`] singles a tick.
+
+use cohort_steering::Vec2;
+
+use super::World;
+use super::anchor_motion::{path_velocity, turn_towards};
+use super::detours::PLAN_RESERVE;
+use super::terrain::Terrain;
+use crate::formation::{Formation, Member, Motion};
+use crate::ids::FormationId;
+use cohort_steering::capacity::ReserveTotal;
+
+/// Most singles whose paths are planned again in one tick (the others keep their target on
+/// the path, where their detours find the way, and are planned in a later tick).
+pub(super) const REPLANS_PER_TICK: u32 = 16;
+
+/// Points a single's path has room for from its order on: a path planned again round a block
+/// or two fits without growing it.
+pub(super) const SINGLE_PATH_ROOM: usize = 8;
+
+/// How far ahead of a single unit its anchor leads, seconds of cruise (plus
+/// [`SINGLE_LEAD_MIN`]): the unit arrives at a target moving at its own speed, so the lead only
+/// sets how firmly it is pulled on.
+const SINGLE_LEAD_TIME: f32 = 0.5;
+
+/// Least lead of a single's anchor, metres.
+const SINGLE_LEAD_MIN: f32 = 0.5;
+
+/// Moves a single's anchor one tick (see the module docs); `unit` is where the unit stands and
+/// `terrain` the one its path was planned on. Returns whether it has lost sight of its path
+/// (its path should be planned again).
+pub(super) fn walk_single(
+    f: &mut Formation,
+    unit: Vec2,
+    terrain: &Terrain,
+    turn_rate: f32,
+    dt: f32,
+) -> bool {
+    let mut lost = false;
+    let cruise = f.slowest_speed * f.cruise_fraction();
+    // One line-of-sight test a tick at most: the waypoint after the next, when there is one.
+    if f.path_index + 1 < f.path.len() {
+        let radius = f.half_extent.y.max(0.0);
+        if terrain.line_of_sight(unit, f.path[f.path_index + 1], radius) {
+            f.path_index += 1;
+        }
+    }
+    f.anchor.position = unit;
+    let (desired, last, dist) = path_velocity(f, cruise);
+    let mut dir = desired.normalize_or_zero();
+    let lead = SINGLE_LEAD_MIN + SINGLE_LEAD_TIME * cruise;
+    f.anchor.velocity = desired;
+    f.anchor.position = unit + dir * if last { dist.min(lead) } else { lead };
+    // Pushed off its path where the way on is out of sight (round the far side of a block),
+    // it heads back to the path first: for a point a lead along the leg from the leg's
+    // nearest point.
+    let idx = f.path_index.min(f.path.len().saturating_sub(1));
+    if let (Some(&to), Some(&from)) = (f.path.get(idx), f.path.get(idx.saturating_sub(1))) {
+        let radius = f.half_extent.y.max(0.0);
+        let on_leg = closest_on_segment(from, to, unit);
+        if (unit - on_leg).length() > radius && !terrain.line_of_sight(unit, to, radius) {
+            let along = (to - from).normalize_or_zero();
+            let left = (to - on_leg).length();
+            let pursuit = on_leg + along * lead.min(left);
+            let back = pursuit - unit;
+            dir = back.normalize_or_zero();
+            f.anchor.velocity = dir * desired.length();
+            f.anchor.position = if terrain.line_of_sight(unit, pursuit, radius) {
+                unit + back.clamp_length_max(lead)
+            } else {
+                // Out of sight as well: the target is put on the path itself (where the
+                // unit's detour, planned to a slot far and out of sight, finds the way) until
+                // the path is planned again.
+                lost = true;
+                pursuit
+            };
+        }
+    }
+    if dir != Vec2::ZERO && desired.length() > 0.05 * cruise.max(0.01) {
+        f.anchor.orientation = turn_towards(f.anchor.orientation, dir, turn_rate * dt);
+    }
+    if last && dist < f.settings.arrival_radius.max(0.05) {
+        if let Some(g) = f.goal {
+            f.anchor.position = g;
+        }
+        f.anchor.velocity = Vec2::ZERO;
+        f.path_index = f.path.len().saturating_sub(1);
+        f.motion = if f.goal_facing.is_some() {
+            Motion::Turning
+        } else {
+            Motion::Holding
+        };
+    }
+    lost
+}
+
+/// The point of segment `a`–`b` nearest `p`.
+fn closest_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    if !(len2 > 0.0) {
+        return a;
+    }
+    a + ab * ((p - a).dot(ab) / len2).clamp(0.0, 1.0)
+}
+
+impl World {
+    /// Plans single `id`'s path again from `from` (where its unit stands) to its goal, into
+    /// the world's planning buffers (no allocation once they are warm, but a longer path than
+    /// the single had before grows its own), and walks it this tick. At most
+    /// [`REPLANS_PER_TICK`] a tick; the rest wait for a later tick.
+    pub(super) fn replan_single(&mut self, id: FormationId, from: Vec2, turn_rate: f32, dt: f32) {
+        if self.scratch.single_replans >= REPLANS_PER_TICK {
+            return;
+        }
+        self.scratch.single_replans += 1;
+        let Some(f) = self.formations.get(id) else {
+            return;
+        };
+        let (Some(goal), [Member::Unit(u)]) = (f.goal, f.members.as_slice()) else {
+            return;
+        };
+        let Some(unit) = self.units.get(*u) else {
+            return;
+        };
+        let radius = unit.body.radius;
+        let jump = unit.jump_ability(self.settings.gravity);
+        let small = self.settings.small_obstacle_radius;
+        let terrain = self
+            .formation_nav
+            .terrain(self.terrain.map(), small)
+            .unwrap_or(&self.terrain);
+        let query = Terrain::plan_query(from, goal, radius, radius, jump);
+        let scratch = &mut self.scratch;
+        // The buffers the unit stage's detours use, grown for this graph (no-ops once warm).
+        scratch.path.reserve_for(terrain.navgraph());
+        scratch.detour_plan.reserve(PLAN_RESERVE);
+        scratch.detour_path.waypoints.reserve_total(PLAN_RESERVE);
+        let plan = &mut scratch.detour_plan;
+        terrain.plan_path_into(&query, &mut scratch.path, &mut scratch.detour_path, plan);
+        let Some(f) = self.formations.get_mut(id) else {
+            return;
+        };
+        if plan.points.len() < 2 || f.motion != Motion::Moving {
+            return;
+        }
+        // A single's path has room for SINGLE_PATH_ROOM points from its order on (see
+        // `plan_move`), so a path planned again rarely grows it.
+        f.path.clear();
+        f.path.extend_from_slice(&plan.points);
+        f.path_clearance.clear();
+        f.path_clearance.extend_from_slice(&plan.clearance);
+        f.path_index = 1;
+        f.goal = f.path.last().copied();
+        walk_single(f, from, terrain, turn_rate, dt);
+    }
+}
