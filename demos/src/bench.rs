@@ -13,6 +13,7 @@
 use std::time::Instant;
 
 use cohort_formation::army::{ArmySpec, MAX_GROUP_SIZE, build_army};
+use cohort_formation::world::{STAGE_COUNT, Stage};
 use cohort_formation::{World, WorldSettings};
 use serde::Serialize;
 
@@ -102,6 +103,17 @@ pub struct BenchWindow {
     pub cpu_ns_per_unit_tick: Option<f64>,
 }
 
+/// One stage of the tick over the timed ticks ([`World::timings`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchStage {
+    /// The stage's name ([`Stage::name`]), in tick order.
+    pub stage: &'static str,
+    /// Mean wall-clock milliseconds per tick.
+    pub ms_per_tick: f64,
+    /// Its share of the time of all stages.
+    pub share: f64,
+}
+
 /// What `cohort bench` measured (the JSON keys are the field names).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchReport {
@@ -146,6 +158,9 @@ pub struct BenchReport {
     pub grid_speedup: Option<f64>,
     /// The timed ticks window by window, when asked for (else empty).
     pub windows: Vec<BenchWindow>,
+    /// The timed ticks stage by stage, in tick order (zeros when the formation crate is built
+    /// without its `timings` feature).
+    pub stages: Vec<BenchStage>,
     /// Nanoseconds per unit of [`World::state_hash`] on the warm world after the timed ticks
     /// (the fastest of [`STATE_HASH_RUNS`]).
     pub state_hash_ns_per_unit: f64,
@@ -267,6 +282,7 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         None => 0,
     });
     let units = options.units as f64;
+    let mut stage_times = [std::time::Duration::ZERO; STAGE_COUNT];
     let running = allocation_counter::measure(|| {
         let cpu_start = cpu_time::ThreadTime::try_now().ok();
         let start = Instant::now();
@@ -277,6 +293,9 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             let at = Instant::now();
             for _ in 0..n {
                 world.step(BENCH_DT);
+                for (total, (_, t)) in stage_times.iter_mut().zip(world.timings().stages()) {
+                    *total += t;
+                }
             }
             if options.window.is_some() {
                 let unit_ticks = units * n as f64;
@@ -335,12 +354,31 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         brute_force_ticks: if brute.is_some() { bf_ticks } else { 0 },
         grid_speedup: brute.map(|b| b / ns_per_unit_tick),
         windows,
+        stages: stage_report(&stage_times, options.ticks),
         state_hash_ns_per_unit,
         state_hash_allocations,
         snapshot_bytes: snapshot.bytes,
         snapshot_round_trip_ms: snapshot.round_trip_ms,
         snapshot_round_trip_exact: snapshot.exact,
     })
+}
+
+/// Each stage's mean time per tick and share, from its total over `ticks` ticks.
+fn stage_report(totals: &[std::time::Duration; STAGE_COUNT], ticks: u64) -> Vec<BenchStage> {
+    let all: f64 = totals.iter().map(|t| t.as_secs_f64()).sum();
+    Stage::ALL
+        .iter()
+        .zip(totals)
+        .map(|(stage, t)| BenchStage {
+            stage: stage.name(),
+            ms_per_tick: t.as_secs_f64() * 1e3 / ticks.max(1) as f64,
+            share: if all > 0.0 {
+                t.as_secs_f64() / all
+            } else {
+                0.0
+            },
+        })
+        .collect()
 }
 
 /// The fastest of [`STATE_HASH_RUNS`] state hashes of `world`, nanoseconds per unit, and the

@@ -4,7 +4,7 @@
 //! All shape tests go through a broad phase built once at validation: a uniform bucket grid of
 //! shape indices (circles, polygons, walls and gaps by bounding box). A query only looks at the
 //! shapes listed in the cells it touches. Polygons and gaps with many points also index their
-//! own edges ([`crate::ring_index`]), so a lake outline of thousands of points costs a query
+//! own edges (the ring index), so a lake outline of thousands of points costs a query
 //! the few edges near it.
 
 use cohort_steering::geometry::closest_point_on_segment;

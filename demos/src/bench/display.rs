@@ -83,6 +83,16 @@ impl fmt::Display for BenchReport {
                 " (NOT EXACT)"
             }
         )?;
+        writeln!(f, "  stage                 ms per tick   share")?;
+        for st in &self.stages {
+            writeln!(
+                f,
+                "    {:<18}  {:>11.3}   {:>4.1} %",
+                st.stage,
+                st.ms_per_tick,
+                st.share * 100.0
+            )?;
+        }
         if !self.windows.is_empty() {
             writeln!(
                 f,

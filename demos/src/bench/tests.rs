@@ -33,6 +33,26 @@ fn small_bench_measures_something() {
     assert!(report.state_hash_ns_per_unit > 0.0);
     assert_eq!(report.state_hash_allocations, 0, "{report:?}");
     assert!(report.snapshot_bytes > 200 * 32 && report.snapshot_round_trip_exact);
+    // Every stage in tick order; steering, the hot loop, takes time; the shares sum to 1.
+    let names: Vec<&str> = report.stages.iter().map(|s| s.stage).collect();
+    assert_eq!(
+        names,
+        [
+            "orders",
+            "tactics",
+            "formations",
+            "tactical_slots",
+            "gather",
+            "steering",
+            "constraints",
+            "flight"
+        ]
+    );
+    let steering = &report.stages[5];
+    assert!(steering.ms_per_tick > 0.0, "{report:?}");
+    let shares: f64 = report.stages.iter().map(|s| s.share).sum();
+    assert!((shares - 1.0).abs() < 1e-9, "{shares}");
+    assert_eq!(json["stages"].as_array().map(Vec::len), Some(8));
 }
 
 #[test]

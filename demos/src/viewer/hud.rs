@@ -44,6 +44,20 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// The last step's time, stage by stage, in milliseconds ([`cohort_formation::World::timings`]).
+fn stage_times(world: &cohort_formation::World) -> String {
+    let t = world.timings();
+    let mut text = format!("last step {:.2} ms:", t.total().as_secs_f64() * 1e3);
+    for (stage, time) in t.stages() {
+        text.push_str(&format!(
+            " {} {:.2}",
+            stage.name(),
+            time.as_secs_f64() * 1e3
+        ));
+    }
+    text
+}
+
 struct Panel {
     x: f32,
     y: f32,
@@ -94,6 +108,7 @@ pub fn draw_panel(session: &Session, width: f32, height: f32) {
         ),
         colours::TEXT,
     );
+    p.line(&stage_times(runner.world()), colours::TEXT);
     p.gap();
     let world = runner.world();
     match session

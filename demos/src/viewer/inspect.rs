@@ -6,8 +6,8 @@
 
 use cohort_formation::{Motion, UnitId, World};
 use cohort_steering::behaviours::{
-    ArriveParams, ObstacleAvoidanceParams, WallAvoidanceParams, arrive_moving, obstacle_avoidance,
-    wall_avoidance,
+    ArriveParams, ObstacleAvoidanceParams, SeparationFalloff, WallAvoidanceParams, arrive_moving,
+    obstacle_avoidance, wall_avoidance,
 };
 use cohort_steering::combine::ForceAccumulator;
 use cohort_steering::context::{ContextConfig, ContextSteering};
@@ -277,22 +277,22 @@ fn forces_of(
     parts
 }
 
-/// Separation as the world computes it: away from each neighbour closer than the comfort
-/// distance, `max_force` when touching and 0 at the comfort distance.
+/// Separation as the world computes it (steering's separation with the linear falloff):
+/// away from each neighbour closer than the comfort distance, `max_force` when touching and 0
+/// at the comfort distance.
 fn separation(world: &World, me: UnitId, body: &Body) -> Vec2 {
-    let range = world.settings().separation_range.max(1.0);
+    let falloff = SeparationFalloff::Linear {
+        range: world.settings().separation_range.max(1.0),
+    };
     let mut force = Vec2::ZERO;
     for (id, other) in world.units() {
-        if id == me {
-            continue;
-        }
-        let comfort = (body.radius + other.body.radius) * range;
+        let radii = body.radius + other.body.radius;
         let away = body.position - other.body.position;
         let d = away.length();
-        if d >= comfort || d <= 1e-6 {
+        if id == me || d <= 1e-6 || !falloff.within(away.length_squared(), radii) {
             continue;
         }
-        force += away / d * (body.max_force * (comfort - d) / comfort);
+        force += falloff.push(away / d, d, radii) * body.max_force;
     }
     force
 }

@@ -1,94 +1,86 @@
-//! Stage 5 of a tick: units are moved apart where they overlap and out of the map's geometry;
-//! a unit the geometry holds back does not give way, its neighbour does; then headings are
-//! smoothed and the bodies written back to the units.
+//! The constraint stage of a tick: units are moved apart where they overlap and out of the
+//! map's geometry; a unit the geometry holds back does not give way, its neighbour does; then
+//! headings are smoothed and the frame's bodies written back to the units.
 
 use cohort_steering::locomotion::turn_towards;
 use cohort_steering::penetration::constrain_to_static;
 use cohort_steering::{Body, CircleObstacle, Vec2};
 
-use super::{Scratch, Terrain, World};
+use super::gather::UnitFrame;
+use super::unit_store::UnitStore;
+use super::{Scratch, Terrain, WorldSettings};
 
-impl World {
-    /// Stage 5: units are moved apart where they overlap, and out of obstacles and walls (no
-    /// unit crosses a wall in one step). A unit pushed back by geometry would undo half of
-    /// each separation it took part in (a unit pressed against a wall by one behind it), so a
-    /// last pass moves its overlapping neighbours clear of it instead. Then headings are
-    /// smoothed (a unit standing at its slot turns to the slot's facing) and the bodies are
-    /// written back to the units.
-    pub fn resolve_constraints(&mut self, dt: f32) {
-        let Self {
-            units,
-            terrain,
-            settings,
-            scratch,
-            ..
-        } = self;
-        let n = scratch.bodies.len();
-        // `positions` holds where stages 3–4 moved the units (and `previous` where they stood);
-        // taken from the bodies if this stage runs on its own.
-        if scratch.positions.len() != n {
-            scratch.positions.clear();
-            scratch
-                .positions
-                .extend(scratch.bodies.iter().map(|b| b.position));
+/// Constraint stage: units are moved apart where they overlap, and out of obstacles and walls
+/// (no unit crosses a wall in one step). A unit pushed back by geometry would undo half of
+/// each separation it took part in (a unit pressed against a wall by one behind it), so a last
+/// pass moves its overlapping neighbours clear of it instead. Then headings are smoothed (a
+/// unit standing at its slot turns to the slot's facing) and the frame's bodies are written
+/// back to the units. Reads `frame.positions` (where steering moved the units) and
+/// `frame.previous` (where they stood).
+pub(super) fn resolve_constraints(
+    units: &mut UnitStore,
+    terrain: &Terrain,
+    settings: &WorldSettings,
+    scratch: &mut Scratch,
+    frame: &mut UnitFrame,
+    dt: f32,
+) {
+    let n = frame.bodies.len();
+    // The candidate pairs were collected by the steering stage's separation sweep from
+    // the neighbour grid: the solver looks up the pairs of the few units that moved too
+    // far in it, instead of collecting everyone's again.
+    let (positions, radii) = (&mut frame.positions, &frame.radii);
+    let iterations = settings.penetration_iterations;
+    match (scratch.solver.as_mut(), scratch.grid.as_ref()) {
+        (Some(solver), Some(grid)) => {
+            solver.resolve_seeded(positions, radii, iterations, grid);
         }
-        // The candidate pairs were collected in stage 3 from the neighbour grid: the solver
-        // looks up the pairs of the few units that moved too far in it, instead of collecting
-        // everyone's again.
-        let (positions, radii) = (&mut scratch.positions, &scratch.radii);
-        let iterations = settings.penetration_iterations;
-        match (scratch.solver.as_mut(), scratch.grid.as_ref()) {
-            (Some(solver), Some(grid)) => {
-                solver.resolve_seeded(positions, radii, iterations, grid);
+        (Some(solver), None) => {
+            solver.resolve(positions, radii, iterations);
+        }
+        _ => {}
+    }
+    scratch.held.clear();
+    scratch.held.resize(n, false);
+    let mut any_held = false;
+    for i in 0..n {
+        let position = frame.positions[i];
+        let held = constrain_unit(scratch, frame, terrain, i, position);
+        scratch.held[i] = held;
+        any_held |= held;
+    }
+    if any_held {
+        give_way_to_held(scratch, frame, terrain);
+    }
+    for i in 0..n {
+        let body = &mut frame.bodies[i];
+        let before = body.position;
+        terrain.keep_in_bounds(body);
+        if body.position != before {
+            // Put back inside the bounds, perhaps into a rock by the edge (a pinch
+            // narrower than the unit): then to the nearest point where it fits.
+            let reach = body.radius + 0.5;
+            terrain.geometry_near(
+                body.position,
+                reach,
+                &mut scratch.near_obstacles,
+                &mut scratch.near_walls,
+            );
+            if inside_any(body, &scratch.near_obstacles) {
+                body.position = terrain.push_out(body.position, body.radius);
             }
-            (Some(solver), None) => {
-                solver.resolve(positions, radii, iterations);
-            }
-            _ => {}
         }
-        scratch.held.clear();
-        scratch.held.resize(n, false);
-        let mut any_held = false;
-        for i in 0..n {
-            let position = scratch.positions[i];
-            let held = constrain_unit(scratch, terrain, i, position);
-            scratch.held[i] = held;
-            any_held |= held;
-        }
-        if any_held {
-            give_way_to_held(scratch, terrain);
-        }
-        for i in 0..n {
-            let body = &mut scratch.bodies[i];
-            let before = body.position;
-            terrain.keep_in_bounds(body);
-            if body.position != before {
-                // Put back inside the bounds, perhaps into a rock by the edge (a pinch
-                // narrower than the unit): then to the nearest point where it fits.
-                let reach = body.radius + 0.5;
-                terrain.geometry_near(
-                    body.position,
-                    reach,
-                    &mut scratch.near_obstacles,
-                    &mut scratch.near_walls,
-                );
-                if inside_any(body, &scratch.near_obstacles) {
-                    body.position = terrain.push_out(body.position, body.radius);
+        let id = frame.ids[i];
+        if let Some(u) = units.motion.get_mut(id) {
+            // Headings follow the motion the constraints allowed.
+            if body.speed() < 0.1 * body.max_speed {
+                if let Some(t) = u.slot_target {
+                    body.heading = turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
                 }
+            } else if let Some(smoother) = units.smoothers.get_mut(id) {
+                smoother.update(body, dt);
             }
-            let id = scratch.ids[i];
-            if let Some(u) = units.motion.get_mut(id) {
-                // Headings follow the motion the constraints allowed.
-                if body.speed() < 0.1 * body.max_speed {
-                    if let Some(t) = u.slot_target {
-                        body.heading =
-                            turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
-                    }
-                } else if let Some(smoother) = units.smoothers.get_mut(id) {
-                    smoother.update(body, dt);
-                }
-                u.body = *body;
-            }
+            u.body = *body;
         }
     }
 }
@@ -96,8 +88,14 @@ impl World {
 /// Puts unit `i` at `position` and applies the map's geometry to it (no wall crossed since
 /// its position before this tick's move, pushed out of walls and obstacles). Returns whether
 /// the geometry moved it.
-fn constrain_unit(s: &mut Scratch, terrain: &Terrain, i: usize, position: Vec2) -> bool {
-    let (Some(body), Some(&previous)) = (s.bodies.get_mut(i), s.previous.get(i)) else {
+fn constrain_unit(
+    s: &mut Scratch,
+    frame: &mut UnitFrame,
+    terrain: &Terrain,
+    i: usize,
+    position: Vec2,
+) -> bool {
+    let (Some(body), Some(&previous)) = (frame.bodies.get_mut(i), frame.previous.get(i)) else {
         return false;
     };
     body.position = position;
@@ -105,7 +103,7 @@ fn constrain_unit(s: &mut Scratch, terrain: &Terrain, i: usize, position: Vec2) 
     let reach = body.radius + moved + 0.5;
     // The query ball lies inside the unit's free zone (centred `moved` away): nothing to
     // constrain against, skip the query.
-    let free = match s.zones.get(i) {
+    let free = match frame.zones.get(i) {
         Some(zone) => zone.free_around(previous),
         None => -1.0,
     };
@@ -134,19 +132,20 @@ const GIVE_WAY_PASSES: usize = 4;
 
 /// Units overlapping a unit the geometry held back move clear of it (down a queue, see
 /// [`cohort_steering::penetration::PenetrationSolver::separate_from_held`]); the geometry is then applied to each of them.
-fn give_way_to_held(s: &mut Scratch, terrain: &Terrain) {
+fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     let Some(solver) = s.solver.as_ref() else {
         return;
     };
-    s.positions.clear();
-    s.positions.extend(s.bodies.iter().map(|b| b.position));
-    if !solver.separate_from_held(&mut s.positions, &s.radii, &mut s.held, GIVE_WAY_PASSES) {
+    let positions = &mut frame.positions;
+    positions.clear();
+    positions.extend(frame.bodies.iter().map(|b| b.position));
+    if !solver.separate_from_held(positions, &frame.radii, &mut s.held, GIVE_WAY_PASSES) {
         return;
     }
-    for i in 0..s.bodies.len() {
-        let p = s.positions[i];
-        if p != s.bodies[i].position {
-            constrain_unit(s, terrain, i, p);
+    for i in 0..frame.bodies.len() {
+        let p = frame.positions[i];
+        if p != frame.bodies[i].position {
+            constrain_unit(s, frame, terrain, i, p);
         }
     }
 }

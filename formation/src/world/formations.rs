@@ -21,7 +21,7 @@ pub(super) const REASSIGN_TICKS: u64 = 120;
 
 impl World {
     /// Stage 1: orders queued since the last tick take effect, in the order they were given.
-    pub fn apply_orders(&mut self) {
+    pub(super) fn apply_orders(&mut self) {
         if self.pending.is_empty() {
             return;
         }
@@ -228,7 +228,7 @@ impl World {
     /// twice in quick succession (in cache the second time) instead of in two passes over the
     /// whole army. Passing oncoming formations is planned before any of them moves, from the
     /// anchors as they stand and last tick's extents.
-    pub fn update_formations(&mut self, dt: f32) {
+    pub(super) fn update_formations(&mut self, dt: f32) {
         self.scratch.single_replans = 0;
         self.collect_formation_order();
         self.plan_passing();

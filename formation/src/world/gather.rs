@@ -1,20 +1,74 @@
-//! The steering stage's gather: one walk over the units plans their detours and copies those
-//! on the ground into the dense per-unit arrays the rest of the unit stages work on.
+//! The gather stage of a tick: one walk over the units plans their detours and copies those
+//! on the ground into a [`UnitFrame`], the dense per-unit arrays the unit stages pass on
+//! (steering, constraints, flight).
 
 use cohort_steering::{Body, Vec2};
 
+use super::World;
 use super::detours::DetourPlanner;
 use super::unit_store::{Details, UnitMotion, UnitStore};
 use super::units::FreeZone;
-use super::{Scratch, World};
 use crate::ids::UnitId;
 
+/// The units on the ground, densely and in key order: what the gather stage returns and the
+/// steering, constraint and flight stages read and write in turn. The world keeps the frame
+/// between ticks so that its buffers are reused (a warm tick allocates nothing), and so that
+/// the velocities steering chose can be read after the tick ([`World::desired_velocity`]).
+/// A clone or a restored world starts with an empty frame (it is not state).
+#[derive(Default)]
+pub(crate) struct UnitFrame {
+    /// Per unit: its key. Overwritten in place by each gather, so the key an entry held last
+    /// tick says whose free zone (`zones`) the entry holds.
+    pub(crate) ids: Vec<UnitId>,
+    /// Per unit: its body; steering moves it, the constraints correct it and write it back.
+    pub(crate) bodies: Vec<Body>,
+    /// Per unit: where it stood before this tick's move (filled by steering).
+    pub(crate) previous: Vec<Vec2>,
+    /// Per unit: where it stands (gathered), then where steering moved it.
+    pub(crate) positions: Vec<Vec2>,
+    pub(crate) radii: Vec<f32>,
+    /// Per unit: where arrive takes it (first detour point, else the slot, else where it
+    /// stands) and at what velocity.
+    pub(crate) goals: Vec<(Vec2, Vec2)>,
+    /// Per unit: its avoidance group (see `world/avoidance.rs`).
+    pub(crate) groups: Vec<u32>,
+    /// Per unit: a ball known to hold no static geometry, kept between ticks while the unit
+    /// keeps its place in these arrays; steering and the constraints skip their geometry
+    /// queries inside it.
+    pub(crate) zones: Vec<FreeZone>,
+    /// Per unit: the velocity steering and avoidance chose this tick, before the constraints.
+    pub(crate) desired: Vec<Vec2>,
+    /// Units in the air when the gather looked (the flight stage has nothing to do at 0).
+    pub(crate) airborne: usize,
+    /// Largest radius and top speed over all units, those in the air included (they size the
+    /// neighbour grid).
+    pub(crate) unit_limits: (f32, f32),
+    /// Units that reached a take-off point this tick, with their index in the arrays.
+    launches: Vec<(UnitId, usize)>,
+}
+
+impl Clone for UnitFrame {
+    /// The frame is not state: a clone starts empty.
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for UnitFrame {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UnitFrame")
+            .field("units", &self.ids.len())
+            .field("airborne", &self.airborne)
+            .finish_non_exhaustive()
+    }
+}
+
 impl World {
-    /// The dense arrays of the steering stage, from one walk over the units that also plans
-    /// their detours (see [`DetourPlanner::plan`]): every unit on the ground, in key order.
-    /// Units that reach a take-off point launch afterwards (and leave the arrays when they
-    /// fly).
-    pub(super) fn gather_planning_detours(&mut self) {
+    /// Gather stage: the frame of the unit stages, from one walk over the units that also
+    /// plans their detours (see [`DetourPlanner::plan`]): every unit on the ground, in key
+    /// order. Units that reach a take-off point launch afterwards (and leave the frame when
+    /// they fly). `frame` is last tick's, whose buffers are reused.
+    pub(super) fn gather_units(&mut self, mut frame: UnitFrame) -> UnitFrame {
         let Self {
             units,
             terrain,
@@ -25,16 +79,16 @@ impl World {
         } = self;
         let mut dense = DenseUnits {
             count: 0,
-            ids: &mut scratch.ids,
-            bodies: &mut scratch.bodies,
-            positions: &mut scratch.positions,
-            radii: &mut scratch.radii,
-            goals: &mut scratch.goals,
-            groups: &mut scratch.groups,
-            zones: &mut scratch.zones,
-            airborne: &mut scratch.airborne,
+            ids: &mut frame.ids,
+            bodies: &mut frame.bodies,
+            positions: &mut frame.positions,
+            radii: &mut frame.radii,
+            goals: &mut frame.goals,
+            groups: &mut frame.groups,
+            zones: &mut frame.zones,
+            airborne: &mut frame.airborne,
         };
-        let (unit_limits, launches) = (&mut scratch.unit_limits, &mut scratch.launches);
+        let (unit_limits, launches) = (&mut frame.unit_limits, &mut frame.launches);
         *unit_limits = (0.0, 0.0);
         let mut planner = DetourPlanner {
             terrain,
@@ -60,32 +114,33 @@ impl World {
         }
         dense.finish();
         if launches.is_empty() {
-            return;
+            return frame;
         }
         // A launch (or a refused one, which may drop the unit's jump and detour) changes what
         // was gathered of the unit: it leaves the arrays when it flies, else its entry is
         // gathered again. Rare: only ticks in which a unit stands at a take-off.
-        let mut launches = std::mem::take(&mut self.scratch.launches);
+        let mut launches = std::mem::take(&mut frame.launches);
         for &(id, _) in &launches {
             self.launch(id);
         }
         // Refused launches are gathered again in place; the units in the air leave the
         // arrays, all in one pass over each array.
-        let (units, s) = (&self.units, &mut self.scratch);
+        let units = &self.units;
         launches.retain(|&(id, k)| match units.get(id) {
             Some(unit) if !unit.airborne => {
-                regather(s, k, id, unit, &units.details);
+                regather(&mut frame, k, id, unit, &units.details);
                 false
             }
             _ => true,
         });
-        remove_launched(s, &launches);
+        remove_launched(&mut frame, &launches);
         launches.clear();
-        self.scratch.launches = launches;
+        frame.launches = launches;
+        frame
     }
 }
 
-/// The steering stage's per-unit arrays, filled by [`World::gather_planning_detours`].
+/// The frame's per-unit arrays, filled by [`World::gather_units`].
 struct DenseUnits<'a> {
     ids: &'a mut Vec<UnitId>,
     bodies: &'a mut Vec<Body>,
@@ -112,7 +167,7 @@ impl DenseUnits<'_> {
     }
 
     /// Appends a unit on the ground; counts one in the air (units in the air neither steer
-    /// nor collide; `World::fly_units` moves them).
+    /// nor collide; the flight stage moves them).
     #[inline]
     fn push(&mut self, id: UnitId, u: &UnitMotion, details: &Details) {
         if u.airborne {
@@ -165,8 +220,8 @@ fn entry_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Body, Vec2, f32, 
     )
 }
 
-/// Gathers unit `u` again into entry `k` of the steering arrays.
-fn regather(s: &mut Scratch, k: usize, id: UnitId, u: &UnitMotion, details: &Details) {
+/// Gathers unit `u` again into entry `k` of the frame.
+fn regather(s: &mut UnitFrame, k: usize, id: UnitId, u: &UnitMotion, details: &Details) {
     if let (Some(b), Some(p), Some(r), Some(g), Some(group)) = (
         s.bodies.get_mut(k),
         s.positions.get_mut(k),
@@ -179,9 +234,8 @@ fn regather(s: &mut Scratch, k: usize, id: UnitId, u: &UnitMotion, details: &Det
     }
 }
 
-/// Takes the entries `gone` (units that took off, by ascending index) out of the steering
-/// arrays.
-fn remove_launched(s: &mut Scratch, gone: &[(UnitId, usize)]) {
+/// Takes the entries `gone` (units that took off, by ascending index) out of the frame.
+fn remove_launched(s: &mut UnitFrame, gone: &[(UnitId, usize)]) {
     if gone.is_empty() {
         return;
     }

@@ -3,16 +3,19 @@
 //! and lands on the far side, where it carries on to its slot.
 //!
 //! The formation's anchor plans through jumps only when every unit under it can make them (a
-//! pseudo-character has no body; its members do the jumping). The stage order is: detours are
-//! planned and units at a take-off point launch (in the steering stage), grounded units steer,
-//! integrate and resolve, then [`World::fly_units`] moves the units in the air.
+//! pseudo-character has no body; its members do the jumping). In a tick (see `world/step.rs`),
+//! detours are planned and units at a take-off point launch in the gather stage, grounded
+//! units steer, integrate and resolve, then the flight stage ([`fly_units`]) moves the units
+//! in the air.
 
 use cohort_pathing::{JumpAbility, JumpEvent, JumpSource, Leg, plan_jump};
 use cohort_steering::Vec2;
 use serde::{Deserialize, Serialize};
 
+use super::terrain::Terrain;
+use super::unit_store::UnitStore;
 use super::{Unit, World};
-use crate::ids::{FormationId, UnitId};
+use crate::ids::UnitId;
 
 /// Default downward acceleration of jumps, m/s².
 pub const DEFAULT_GRAVITY: f32 = 9.81;
@@ -103,31 +106,6 @@ pub(crate) fn first_jump(points: &[Vec2], legs: &[Leg]) -> Option<PlannedJump> {
 }
 
 impl World {
-    /// The weakest jumping ability among the units under formation `id` (lowest jump speed,
-    /// lowest run speed), or `None` when any of them cannot jump or the formation has none.
-    pub fn formation_jump_ability(&self, id: FormationId) -> Option<JumpAbility> {
-        let mut ids = Vec::new();
-        self.units_in(id, &mut ids);
-        let mut weakest: Option<JumpAbility> = None;
-        for u in ids.iter().filter_map(|&u| self.units.get(u)) {
-            let a = u.jump_ability(self.settings.gravity)?;
-            weakest = Some(match weakest {
-                None => a,
-                Some(w) => JumpAbility {
-                    max_run_speed: w.max_run_speed.min(a.max_run_speed),
-                    jump_speed: w.jump_speed.min(a.jump_speed),
-                    gravity: w.gravity,
-                },
-            });
-        }
-        weakest
-    }
-
-    /// Jumps taken in the last [`World::step`] call, in the order they happened.
-    pub fn jump_events(&self) -> &[(UnitId, JumpEvent)] {
-        &self.jump_events
-    }
-
     /// Whether a unit of `radius` (other than `me`) can come down at `landing` now: no unit
     /// on the ground stands there and no unit in the air will land there.
     fn landing_clear(&self, me: UnitId, landing: Vec2, radius: f32) -> bool {
@@ -245,43 +223,41 @@ impl World {
             u.sync(d);
         }
     }
+}
 
-    /// Moves units in the air along their arcs; a unit whose flight is over lands (pushed to
-    /// the nearest free point if the landing is blocked) and re-plans its way to the slot.
-    /// Stage 6 of a tick: it relies on stage 3's count of the units in the air.
-    pub fn fly_units(&mut self, dt: f32) {
-        // Nobody took off or was in the air when stage 3 looked (it counts them): skip the
-        // walk over the units.
-        if self.scratch.airborne == 0 {
-            return;
+/// Flight stage: moves units in the air along their arcs; a unit whose flight is over lands
+/// (pushed to the nearest free point if the landing is blocked) and re-plans its way to the
+/// slot. `airborne` is the gather's count of the units in the air (at 0 there is nothing to
+/// do).
+pub(super) fn fly_units(units: &mut UnitStore, terrain: &Terrain, airborne: usize, dt: f32) {
+    if airborne == 0 {
+        return;
+    }
+    for (id, unit) in units.motion.iter_mut() {
+        if !unit.airborne {
+            continue;
         }
-        let Self { units, terrain, .. } = self;
-        for (id, unit) in units.motion.iter_mut() {
-            if !unit.airborne {
-                continue;
-            }
-            let Some(d) = units.details.get_mut(id) else {
-                continue;
-            };
-            let Some(flight) = d.flight.as_mut() else {
-                continue;
-            };
-            flight.elapsed += dt;
-            let t = flight.elapsed.min(flight.duration);
-            unit.body.position = flight.from + flight.velocity * t;
-            if let Some(dir) = flight.velocity.try_normalize() {
-                let turn = unit.body.max_turn_rate * dt;
-                unit.body.heading =
-                    cohort_steering::locomotion::turn_towards(unit.body.heading, dir, turn);
-            }
-            if flight.elapsed >= flight.duration {
-                let landed = terrain.push_out(flight.landing(), unit.body.radius);
-                unit.body.position = landed;
-                d.flight = None;
-                d.detour.clear();
-                unit.sync(d);
-                terrain.keep_in_bounds(&mut unit.body);
-            }
+        let Some(d) = units.details.get_mut(id) else {
+            continue;
+        };
+        let Some(flight) = d.flight.as_mut() else {
+            continue;
+        };
+        flight.elapsed += dt;
+        let t = flight.elapsed.min(flight.duration);
+        unit.body.position = flight.from + flight.velocity * t;
+        if let Some(dir) = flight.velocity.try_normalize() {
+            let turn = unit.body.max_turn_rate * dt;
+            unit.body.heading =
+                cohort_steering::locomotion::turn_towards(unit.body.heading, dir, turn);
+        }
+        if flight.elapsed >= flight.duration {
+            let landed = terrain.push_out(flight.landing(), unit.body.radius);
+            unit.body.position = landed;
+            d.flight = None;
+            d.detour.clear();
+            unit.sync(d);
+            terrain.keep_in_bounds(&mut unit.body);
         }
     }
 }

@@ -1,21 +1,11 @@
-//! The [`World`]: units, formations, map and navigation graph, advanced by [`World::step`].
+//! The [`World`]: units, formations, map and navigation graph, advanced by [`World::step`]
+//! (or planned by [`World::plan`] for a game that moves the units itself).
 //!
-//! A tick reads like the layer list of the library, top to bottom:
-//!
-//! 1. [`World::apply_orders`]: orders queued since the last tick take effect;
-//! 2. [`World::update_formations`]: anchors move on their paths, slot targets are computed
-//!    top-down through the formation tree (platoon → squad → fire team → unit);
-//! 3. and 4. [`World::steer_and_move_units`]: units blocked from their slot plan detours (and
-//!    take off at a jump point); every unit's behaviours are evaluated and combined into a
-//!    force (steering), which becomes its velocity and position under max force and max speed
-//!    (locomotion), in one walk over the units;
-//! 5. [`World::resolve_constraints`]: non-penetration between units and against the map;
-//!    headings are smoothed towards the motion that remains.
-//! 6. [`World::fly_units`]: units in the air (jumping a link or a gap) move along their arcs
-//!    and land; they take no part in stages 3–5 while they fly.
-//!
-//! Per-tick buffers live in a [`Scratch`] that is not serialized and is reused, so a warm world
-//! steps without allocating.
+//! A tick runs eight stages in order, listed in `world/step.rs`: orders, tactics, formations,
+//! tactical slots, gather, steering, constraints, flight ([`Stage`]; each is timed into
+//! [`World::timings`]). `docs/architecture.md` ("The tick") describes what each does. The
+//! unit stages pass a frame of the units on the ground from one to the next; per-tick
+//! buffers are reused, so a warm world steps without allocating.
 
 mod anchor_motion;
 mod api;
@@ -31,28 +21,25 @@ mod free_order;
 mod gather;
 mod jumps;
 mod make_way;
-mod membership;
 mod narrows;
 mod overwatch;
 mod scratch;
 mod separation;
-mod setters;
 mod single_walk;
 mod slot_versions;
-mod snapshot;
 mod stable_hash;
 mod state;
 mod state_hash;
-mod status;
+mod step;
 mod tactics;
 mod terrain;
+mod timings;
 mod unit_store;
 mod units;
 mod validate;
 mod walk;
 mod word_hash;
 
-use cohort_pathing::{Map, NavGraph};
 use cohort_steering::{Body, SimRng, locomotion::HeadingSmoother};
 use serde::{Deserialize, Serialize};
 use slotmap::SlotMap;
@@ -63,13 +50,16 @@ use crate::order::Order;
 use crate::pattern::Role;
 
 pub use api::MAX_PENETRATION_ITERATIONS;
+pub use api::UnitOptions;
 pub use avoidance::{AvoidanceReport, AvoidanceSettings, Binding};
 pub use jumps::{DEFAULT_GRAVITY, Flight, PlannedJump};
-pub use scratch::Scratch;
-pub use setters::UnitOptions;
+use scratch::Scratch;
+// The formation stage asks which orders a member formation takes.
+use api::membership;
 pub use stable_hash::StableHasher;
 pub use state::{BINARY_MAGIC, STATE_FORMAT_VERSION, SnapshotFormat};
-pub use terrain::Terrain;
+use terrain::Terrain;
+pub use timings::{STAGE_COUNT, Stage, StepTimings};
 pub use unit_store::UnitRef;
 pub use validate::MAX_FORMATION_DEPTH;
 
@@ -226,65 +216,11 @@ pub struct World {
     formation_nav: formation_nav::FormationNav,
     #[serde(skip)]
     scratch: Scratch,
-}
-
-impl World {
-    /// Advances the world by `dt` seconds. A `dt` of 0, negative or not finite does nothing
-    /// (the tick counter does not move); a `dt` above [`MAX_STEP`] is split into equal
-    /// sub-steps (at most [`MAX_SUBSTEPS`]).
-    pub fn step(&mut self, dt: f32) {
-        if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
-            return;
-        }
-        let limit = MAX_STEP * MAX_SUBSTEPS as f32;
-        let dt = dt.min(limit);
-        let n = (dt / MAX_STEP).ceil().clamp(1.0, MAX_SUBSTEPS as f32) as u32;
-        let h = dt / n as f32;
-        self.jump_events.clear();
-        for _ in 0..n {
-            self.step_once(h);
-        }
-    }
-
-    fn step_once(&mut self, dt: f32) {
-        debug_assert!(
-            self.units.flags_agree(),
-            "a unit's flags disagree with its details"
-        );
-        self.apply_orders();
-        self.run_tactics(dt);
-        self.update_formations(dt);
-        self.drive_tactical_slots();
-        self.steer_and_move_units(dt);
-        self.resolve_constraints(dt);
-        self.fly_units(dt);
-        self.tick += 1;
-    }
-
-    /// The number of ticks (sub-steps) taken so far.
-    pub fn tick(&self) -> u64 {
-        self.tick
-    }
-
-    /// The map.
-    pub fn map(&self) -> &Map {
-        self.terrain.map()
-    }
-
-    /// The navigation graph.
-    pub fn navgraph(&self) -> &NavGraph {
-        self.terrain.navgraph()
-    }
-
-    /// The world's tuning.
-    pub fn settings(&self) -> &WorldSettings {
-        &self.settings
-    }
-
-    /// The world's random number generator (seeded at creation).
-    pub fn rng_mut(&mut self) -> &mut SimRng {
-        &mut self.rng
-    }
+    /// The units on the ground as the last tick left them (see `world/step.rs`).
+    #[serde(skip)]
+    frame: gather::UnitFrame,
+    #[serde(skip)]
+    timings: StepTimings,
 }
 
 pub(crate) fn member_position(

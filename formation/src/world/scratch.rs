@@ -2,33 +2,22 @@
 
 use cohort_steering::grid::CellGrid;
 use cohort_steering::penetration::PenetrationSolver;
-use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
+use cohort_steering::{CircleObstacle, Vec2, Wall};
 
 use crate::assignment::SlotAssignment;
 use crate::ids::{FormationId, UnitId};
 
-/// Scratch space of a [`super::World`]: the dense per-unit arrays of the steering stage, the
-/// neighbour grid, the penetration solver and small buffers of the formation stage. Rebuilt
-/// (grown) as needed, never shrunk, so a warm world steps without allocating.
+/// Scratch space of a [`super::World`]: the buffers each stage works in (the steering
+/// stage's separation sums and neighbour grid, the penetration solver, the formation stage's
+/// walk of the tree). What one stage hands the next travels in the tick's
+/// [`super::gather::UnitFrame`], not here. Grown as needed, never shrunk, so a warm world
+/// steps without allocating.
 #[derive(Default)]
-pub struct Scratch {
-    /// Per steered unit: its key. Overwritten in place by each gather, so the key an entry
-    /// held last tick says whose free zone (`zones`) the entry holds.
-    pub(crate) ids: Vec<UnitId>,
-    pub(crate) bodies: Vec<Body>,
-    /// Per steered unit: its position before this tick's move.
-    pub(crate) previous: Vec<Vec2>,
+pub(crate) struct Scratch {
     /// Per steered unit: its separation sum (see `world/separation.rs`).
     pub(crate) separation: Vec<Vec2>,
     /// The separation sweep's radii and sums in the neighbour search's order.
     pub(crate) sweep_buffers: super::separation::SweepBuffers,
-    pub(crate) positions: Vec<Vec2>,
-    pub(crate) radii: Vec<f32>,
-    /// Per steered unit: where arrive takes it (first detour point, else the slot, else where
-    /// it stands) and at what velocity.
-    pub(crate) goals: Vec<(Vec2, Vec2)>,
-    /// Per steered unit: its avoidance group (see `world/avoidance.rs`).
-    pub(crate) groups: Vec<u32>,
     /// Per top-level formation (by its place among the roots): whether it opens a lane
     /// through the others this tick (see `world/make_way.rs`).
     pub(crate) group_opens_lane: Vec<bool>,
@@ -40,19 +29,10 @@ pub struct Scratch {
     pub(crate) avoidance: super::avoidance::AvoidanceBuffers,
     /// A unit whose avoidance is recorded each tick, and its record.
     pub(crate) watched: Option<(UnitId, super::avoidance::AvoidanceReport)>,
-    /// Per steered unit: a ball known to hold no static geometry, kept between ticks while
-    /// the unit keeps its place in these arrays; steering and stage 5 skip their geometry
-    /// queries inside it.
-    pub(crate) zones: Vec<super::units::FreeZone>,
     pub(crate) grid: Option<CellGrid>,
     pub(crate) solver: Option<PenetrationSolver>,
-    /// Per steered unit: whether the map's geometry pushed it back this tick (stage 5).
+    /// Per steered unit: whether the map's geometry pushed it back this tick (the constraint stage).
     pub(crate) held: Vec<bool>,
-    /// Units in the air when stage 3 gathered the others (stage 6 has nothing to do at 0).
-    pub(crate) airborne: usize,
-    /// Largest radius and top speed over all units, those in the air included (gathered in
-    /// stage 3; they size the neighbour grid).
-    pub(crate) unit_limits: (f32, f32),
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
@@ -95,9 +75,6 @@ pub struct Scratch {
     pub(crate) reordered: Vec<Option<crate::formation::Member>>,
     pub(crate) slots: Vec<crate::pattern::Slot>,
     pub(crate) targets: Vec<(crate::formation::Member, crate::formation::SlotTarget)>,
-    /// Units that reached a take-off point this tick, with their index in the dense arrays
-    /// (see `world/gather.rs` and `world/jumps.rs`).
-    pub(crate) launches: Vec<(UnitId, usize)>,
     /// The path a detour is planned into (see `world/detours.rs`).
     pub(crate) detour_path: cohort_pathing::Path,
     /// The plan a detour is made from.
@@ -116,7 +93,7 @@ impl Clone for Scratch {
 impl std::fmt::Debug for Scratch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Scratch")
-            .field("units", &self.ids.len())
+            .field("formations", &self.order.len())
             .finish_non_exhaustive()
     }
 }

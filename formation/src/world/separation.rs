@@ -1,12 +1,14 @@
-//! Separation of formation members, for all units in one sweep over neighbour pairs (stage 3
-//! of a tick, see `world/units.rs`).
+//! Separation of formation members, for all units in one sweep over neighbour pairs (the
+//! steering stage of a tick, see `world/units.rs`).
 
 use cohort_steering::Vec2;
+use cohort_steering::behaviours::SeparationFalloff;
 use cohort_steering::grid::NeighbourSearch;
 
-/// Separation for formation members, for every unit at once: away from each neighbour closer
-/// than `range × (r_i + r_j)`, growing as the gap closes (0 at that comfort distance, 1 when
-/// the centres meet), summed per unit. One sweep over the neighbour pairs serves both units
+/// Separation for formation members, for every unit at once: steering's separation behaviour
+/// with the [`SeparationFalloff::Linear`] falloff (away from each neighbour closer than
+/// `range × (r_i + r_j)`, 0 at that comfort distance, 1 when the centres meet), summed per
+/// unit. One sweep over the neighbour pairs serves both units
 /// of a pair, and collects the penetration solver's candidate pairs on the way. The sweep
 /// reads radii and adds to sums in the search's order (cell order for the grid), so its
 /// memory accesses follow the sweep rather than jump between unit indices.
@@ -50,7 +52,8 @@ impl SeparationSweep<'_> {
         );
         sorted_sums.clear();
         sorted_sums.resize(order.len(), Vec2::ZERO);
-        let (range, margin) = (self.range, self.pair_margin);
+        let falloff = SeparationFalloff::Linear { range: self.range };
+        let margin = self.pair_margin;
         search.for_each_pair_within(self.reach, |pair| {
             let (ka, kb) = (pair.slot_a as usize, pair.slot_b as usize);
             let (Some(&ra), Some(&rb)) = (radii.get(ka), radii.get(kb)) else {
@@ -64,8 +67,7 @@ impl SeparationSweep<'_> {
                     pairs.push((pair.a.min(pair.b), pair.a.max(pair.b)));
                 }
             }
-            let comfort = (ra + rb) * range;
-            if !(d_sq < comfort * comfort) {
+            if !falloff.within(d_sq, ra + rb) {
                 return;
             }
             let d = d_sq.sqrt();
@@ -74,7 +76,7 @@ impl SeparationSweep<'_> {
             } else {
                 cohort_steering::penetration::split_direction(pair.a, pair.b)
             };
-            let push = dir * ((comfort - d) / comfort);
+            let push = falloff.push(dir, d, ra + rb);
             if let Some(s) = sorted_sums.get_mut(ka) {
                 *s += push;
             }

@@ -99,6 +99,8 @@ impl World {
             jump_events: _,
             formation_nav: _,
             scratch: _,
+            frame: _,
+            timings: _,
         } = self;
         StateRef {
             units,
@@ -220,6 +222,8 @@ impl World {
             jump_events: Vec::new(),
             formation_nav: Default::default(),
             scratch: Default::default(),
+            frame: Default::default(),
+            timings: Default::default(),
         };
         loaded.settle_load()?;
         std::mem::swap(&mut loaded.terrain, &mut self.terrain);

@@ -15,25 +15,14 @@ use crate::formation::{Member, Motion, SlotTarget};
 use crate::ids::FormationId;
 use crate::order::Order;
 use crate::pattern::{Pattern, PatternKind, Slot, mean_offset};
+use crate::tactics::Tactic;
 use crate::tactics::play::{PlayClock, PlayRun};
-use crate::tactics::{SlotRoutine, Tactic};
 
 impl World {
-    /// The validated map, with its cover points and line-of-sight queries (what the
-    /// tactics layer's cover choices are checked against).
-    pub fn valid_map(&self) -> &cohort_pathing::ValidMap {
-        self.terrain.valid_map()
-    }
-
-    /// What formation `id`'s tactics are doing, if it runs a play or an overwatch advance.
-    pub fn tactic(&self, id: FormationId) -> Option<&Tactic> {
-        self.tactics.iter().find(|(f, _)| *f == id).map(|(_, t)| t)
-    }
-
     /// Checks a tactical order against the world: the play must exist in the playbook, the
     /// play frame and the overwatch points must be finite, the overwatch settings valid.
     /// Other orders pass.
-    pub fn check_tactical_order(&self, order: &Order) -> Result<(), WorldError> {
+    pub(super) fn check_tactical_order(&self, order: &Order) -> Result<(), WorldError> {
         let invalid = |why: String| WorldError::Invalid {
             what: "tactical order",
             why,
@@ -68,31 +57,6 @@ impl World {
             _ => {}
         }
         Ok(())
-    }
-
-    /// Lets a game's routine compute the targets of the reactive slots of formation `id`'s
-    /// running play for the next step (call it before every [`World::step`]; the targets hold
-    /// for that step's sub-steps and until the phase ends; slots the routine leaves `None`,
-    /// and every slot in steps it is not called for, use their built-in reaction).
-    pub fn drive_play_slots(
-        &mut self,
-        id: FormationId,
-        routine: &mut dyn SlotRoutine,
-    ) -> Result<(), WorldError> {
-        let tick = self.tick;
-        let mut tactics = std::mem::take(&mut self.tactics);
-        let found = match tactics.iter_mut().find(|(f, _)| *f == id) {
-            Some((_, Tactic::Play(run))) => {
-                run.drive(self, id, tick, routine);
-                Ok(())
-            }
-            _ => Err(WorldError::Invalid {
-                what: "drive_play_slots",
-                why: format!("formation {id:?} is not running a play"),
-            }),
-        };
-        self.tactics = tactics;
-        found
     }
 
     /// Called by the order stage for every order: any order interrupts the formation's running
@@ -167,7 +131,7 @@ impl World {
     /// chained plays), slot poses are computed, members are (re)assigned to play slots when
     /// the play or the membership changed; overwatch advances move their bounding anchors and
     /// cover slots. Finished plays hand the formation their final arrangement.
-    pub fn run_tactics(&mut self, dt: f32) {
+    pub(super) fn run_tactics(&mut self, dt: f32) {
         if self.tactics.is_empty() {
             return;
         }
@@ -207,7 +171,7 @@ impl World {
 
     /// Tactics stage, after the formation stage: members of formations running a tactic get
     /// the tactic's slot targets.
-    pub fn drive_tactical_slots(&mut self) {
+    pub(super) fn drive_tactical_slots(&mut self) {
         if self.tactics.is_empty() {
             return;
         }

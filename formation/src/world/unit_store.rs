@@ -20,7 +20,7 @@ use cohort_steering::{Body, Vec2};
 use serde::{Deserialize, Serialize};
 use slotmap::{SecondaryMap, SlotMap};
 
-use super::{Flight, PlannedJump, Unit, World};
+use super::{Flight, PlannedJump, Unit};
 use crate::error::WorldError;
 use crate::formation::SlotTarget;
 use crate::ids::{FormationId, UnitId};
@@ -306,8 +306,8 @@ impl UnitStore {
     }
 }
 
-/// A unit as the world holds it, read-only ([`World::unit`], [`World::units`]): the fields of
-/// [`Unit`], the detour borrowed.
+/// A unit as the world holds it, read-only ([`World::unit`](super::World::unit),
+/// [`World::units`](super::World::units)): the fields of [`Unit`], the detour borrowed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UnitRef<'a> {
     /// The body steering moves.
@@ -360,21 +360,6 @@ impl UnitRef<'_> {
             next_jump: self.next_jump,
             tag: self.tag,
         }
-    }
-}
-
-impl World {
-    /// A unit by key.
-    pub fn unit(&self, id: UnitId) -> Option<UnitRef<'_>> {
-        self.units.view(id)
-    }
-
-    /// All units, in a stable order (by key).
-    pub fn units(&self) -> impl Iterator<Item = (UnitId, UnitRef<'_>)> {
-        self.units
-            .motion
-            .keys()
-            .filter_map(|id| Some((id, self.units.view(id)?)))
     }
 }
 

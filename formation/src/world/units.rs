@@ -1,4 +1,4 @@
-//! The steering, locomotion and constraint stages of a tick: the per-unit hot loop.
+//! The steering stage of a tick (steering, avoidance and locomotion): the per-unit hot loop.
 
 use cohort_steering::behaviours::{
     ArriveParams, ObstacleAvoidanceParams, WallAvoidanceParams, arrive_moving, obstacle_avoidance,
@@ -14,7 +14,8 @@ use super::avoidance::{AvoidanceBuffers, AvoidanceInput, AvoidanceReport, PREFER
 use super::separation::SeparationSweep;
 use cohort_steering::truncate;
 
-use super::{Scratch, Terrain, World, WorldSettings};
+use super::gather::UnitFrame;
+use super::{Scratch, Terrain, WorldSettings};
 
 /// Units per work item of the parallel steering stage (`parallel` feature).
 #[cfg(feature = "parallel")]
@@ -29,152 +30,181 @@ const CELL_HEADROOM: f32 = 1.001;
 /// Slack (world units) against rounding when a free zone spares a geometry query.
 const ZONE_SLACK: f32 = 1e-3;
 
-impl World {
-    /// Stages 3 and 4: every unit's behaviours are evaluated and combined into one force, in
-    /// unit-key order, from positions at the start of the stage, and the force moves the unit
-    /// (max force, max speed). One walk does both: a unit's steering reads no other unit's
-    /// body (separation is summed beforehand), so integrating each unit as soon as its force
-    /// is known gives what two walks would, without streaming the bodies twice. Works on the
-    /// dense arrays of the gather; stage 5 writes the bodies back to the units.
-    pub fn steer_and_move_units(&mut self, dt: f32) {
-        self.gather_planning_detours();
-        let Self {
-            terrain,
-            settings,
-            scratch,
-            ..
-        } = self;
-        let n = scratch.bodies.len();
-        // Largest radius and top speed over all units, those in the air included, so the
-        // grid is not rebuilt when such a unit takes off or lands.
-        let (max_radius, fastest) = scratch.unit_limits;
-        let range = settings.separation_range.max(1.0);
-        // The penetration solver's candidate pairs are collected by the separation pass: with
-        // a margin covering one tick of motion of both units, they still hold after stage 4
-        // (the solver checks that, and collects its own when a unit moved farther).
-        let margin_at = |dt: f32| max_radius * CANDIDATE_MARGIN + 2.0 * fastest * dt;
-        let pair_margin = margin_at(sanitize_dt(dt));
-        let share_pairs = pair_margin.is_finite();
-        // The grid's cells are as wide as the farthest two units interact (separation's
-        // comfort distance, or the solver's pair distance at the longest step), so the
-        // separation pass sweeps neighbouring cells only; sized from the longest step rather
-        // than this one, the grid is not rebuilt when `dt` varies; with a thousandth to spare,
-        // so the sweep is not refused for rounding (see `CellGrid::sweep_radius`).
-        let comfort = 2.0 * max_radius * range;
-        let reach_at = |margin: f32| {
-            if margin.is_finite() {
-                comfort.max(2.0 * max_radius + margin)
-            } else {
-                comfort
-            }
-        };
-        let cell = if settings.grid_cell > 0.0 {
-            settings.grid_cell
-        } else {
-            (reach_at(margin_at(super::MAX_STEP)) * CELL_HEADROOM).max(0.1)
-        };
-        ensure_grid(scratch, terrain, cell);
-        let reach = reach_at(if share_pairs { pair_margin } else { 0.0 });
-        let Scratch {
-            bodies,
-            previous,
-            goals,
-            separation,
-            sweep_buffers,
-            zones,
-            positions,
-            radii,
-            grid,
-            solver,
-            near_obstacles,
-            near_walls,
-            groups,
-            group_opens_lane,
-            group_in_traffic,
-            velocities,
-            avoidance,
-            watched,
-            ids,
-            #[cfg(feature = "parallel")]
-            chunk_geometry,
-            ..
-        } = scratch;
-        let sweep = SeparationSweep {
-            radii,
-            range,
-            reach,
-            pair_margin,
-        };
-        let brute;
-        let search = match grid.as_mut() {
-            Some(g) if !settings.brute_force_neighbours => {
-                g.rebuild(positions);
-                let pairs = solver
-                    .as_mut()
-                    .filter(|_| share_pairs)
-                    .map(|s| s.seed_candidates(positions, pair_margin));
-                sweep.run(&*g, sweep_buffers, separation, pairs);
-                Search::Grid(&*g)
-            }
-            _ => {
-                let mut b = BruteForceSearch::new();
-                b.rebuild(positions);
-                sweep.run(&b, sweep_buffers, separation, None);
-                brute = b;
-                Search::Brute(&brute)
-            }
-        };
-        // Avoidance reads every unit's velocity as it was before anyone moved.
-        velocities.clear();
-        velocities.extend(bodies.iter().map(|b| b.velocity));
-        // The gathered positions are where the units stand before they move: they become
-        // `previous`, and `positions` (last tick's `previous`, so usually of the right length
-        // already) takes the moved ones. Stage 5 reads both.
-        std::mem::swap(positions, previous);
-        positions.resize(n, Vec2::ZERO);
-        let arrive = ArriveParams {
-            tweaker: settings.arrive_time * 0.5,
-            ..ArriveParams::default()
-        };
-        let walls_params = WallAvoidanceParams::default();
-        let obstacle_params = ObstacleAvoidanceParams::default();
-        let avoid = settings.avoidance.enabled.then(|| AvoidanceInput {
-            settings: &settings.avoidance,
-            params: settings.avoidance.params(),
-            positions: previous,
-            velocities,
-            radii,
-            groups,
-            opens_lane: group_opens_lane,
-            in_traffic: group_in_traffic,
-            ids,
-            limits: (max_radius, fastest),
-        });
-        let ctx = SteerContext {
-            terrain,
-            goals,
-            separation,
-            settings,
-            arrive: &arrive,
-            walls: &walls_params,
-            obstacles: &obstacle_params,
-            avoid,
-            search,
-            ids,
-        };
-        let out = SteerOutput {
-            bodies,
-            positions,
-            zones: zones.get_mut(..n).unwrap_or(&mut []),
-            near_obstacles,
-            near_walls,
-            avoidance,
-            watched,
-            #[cfg(feature = "parallel")]
-            chunk_geometry,
-        };
-        ctx.steer_all(out, dt);
+/// Where each top-level formation stands in traffic this tick (by its place among the
+/// roots), as the formation stage's make way found it: whether it opens a lane through the
+/// others, and whether another formation is near enough for its units to avoid.
+pub(super) struct Traffic {
+    pub(super) opens_lane: Vec<bool>,
+    pub(super) in_traffic: Vec<bool>,
+}
+
+impl Traffic {
+    /// Takes the formation stage's findings out of the scratch (its buffers travel along).
+    pub(super) fn take(scratch: &mut Scratch) -> Self {
+        Self {
+            opens_lane: std::mem::take(&mut scratch.group_opens_lane),
+            in_traffic: std::mem::take(&mut scratch.group_in_traffic),
+        }
     }
+
+    /// Gives the buffers back for the next tick.
+    pub(super) fn put_back(self, scratch: &mut Scratch) {
+        scratch.group_opens_lane = self.opens_lane;
+        scratch.group_in_traffic = self.in_traffic;
+    }
+}
+
+/// Steering stage: every unit's behaviours are evaluated and combined into one force, in
+/// unit-key order, from positions at the start of the stage, and the force moves the unit
+/// (max force, max speed; then reciprocal avoidance picks its velocity). One walk does both:
+/// a unit's steering reads no other unit's body (separation is summed beforehand), so
+/// integrating each unit as soon as its force is known gives what two walks would, without
+/// streaming the bodies twice. Works on the frame's bodies (the units themselves are written
+/// back by the constraint stage) and records each unit's chosen velocity in
+/// `frame.desired`.
+pub(super) fn steer_units(
+    terrain: &Terrain,
+    settings: &WorldSettings,
+    traffic: &Traffic,
+    scratch: &mut Scratch,
+    frame: &mut UnitFrame,
+    dt: f32,
+) {
+    let n = frame.bodies.len();
+    // Largest radius and top speed over all units, those in the air included, so the
+    // grid is not rebuilt when such a unit takes off or lands.
+    let (max_radius, fastest) = frame.unit_limits;
+    let range = settings.separation_range.max(1.0);
+    // The penetration solver's candidate pairs are collected by the separation pass: with
+    // a margin covering one tick of motion of both units, they still hold after the move
+    // (the solver checks that, and collects its own when a unit moved farther).
+    let margin_at = |dt: f32| max_radius * CANDIDATE_MARGIN + 2.0 * fastest * dt;
+    let pair_margin = margin_at(sanitize_dt(dt));
+    let share_pairs = pair_margin.is_finite();
+    // The grid's cells are as wide as the farthest two units interact (separation's
+    // comfort distance, or the solver's pair distance at the longest step), so the
+    // separation pass sweeps neighbouring cells only; sized from the longest step rather
+    // than this one, the grid is not rebuilt when `dt` varies; with a thousandth to spare,
+    // so the sweep is not refused for rounding (see `CellGrid::sweep_radius`).
+    let comfort = 2.0 * max_radius * range;
+    let reach_at = |margin: f32| {
+        if margin.is_finite() {
+            comfort.max(2.0 * max_radius + margin)
+        } else {
+            comfort
+        }
+    };
+    let cell = if settings.grid_cell > 0.0 {
+        settings.grid_cell
+    } else {
+        (reach_at(margin_at(super::MAX_STEP)) * CELL_HEADROOM).max(0.1)
+    };
+    ensure_grid(scratch, terrain, cell);
+    let reach = reach_at(if share_pairs { pair_margin } else { 0.0 });
+    let UnitFrame {
+        ids,
+        bodies,
+        previous,
+        positions,
+        radii,
+        goals,
+        groups,
+        zones,
+        ..
+    } = frame;
+    let Scratch {
+        separation,
+        sweep_buffers,
+        grid,
+        solver,
+        near_obstacles,
+        near_walls,
+        velocities,
+        avoidance,
+        watched,
+        #[cfg(feature = "parallel")]
+        chunk_geometry,
+        ..
+    } = scratch;
+    let sweep = SeparationSweep {
+        radii,
+        range,
+        reach,
+        pair_margin,
+    };
+    let brute;
+    let search = match grid.as_mut() {
+        Some(g) if !settings.brute_force_neighbours => {
+            g.rebuild(positions);
+            let pairs = solver
+                .as_mut()
+                .filter(|_| share_pairs)
+                .map(|s| s.seed_candidates(positions, pair_margin));
+            sweep.run(&*g, sweep_buffers, separation, pairs);
+            Search::Grid(&*g)
+        }
+        _ => {
+            let mut b = BruteForceSearch::new();
+            b.rebuild(positions);
+            sweep.run(&b, sweep_buffers, separation, None);
+            brute = b;
+            Search::Brute(&brute)
+        }
+    };
+    // Avoidance reads every unit's velocity as it was before anyone moved.
+    velocities.clear();
+    velocities.extend(bodies.iter().map(|b| b.velocity));
+    // The gathered positions are where the units stand before they move: they become
+    // `previous`, and `positions` (last tick's `previous`, so usually of the right length
+    // already) takes the moved ones. The constraint stage reads both.
+    std::mem::swap(positions, previous);
+    positions.resize(n, Vec2::ZERO);
+    let arrive = ArriveParams {
+        tweaker: settings.arrive_time * 0.5,
+        ..ArriveParams::default()
+    };
+    let walls_params = WallAvoidanceParams::default();
+    let obstacle_params = ObstacleAvoidanceParams::default();
+    let avoid = settings.avoidance.enabled.then(|| AvoidanceInput {
+        settings: &settings.avoidance,
+        params: settings.avoidance.params(),
+        positions: previous,
+        velocities,
+        radii,
+        groups,
+        opens_lane: &traffic.opens_lane,
+        in_traffic: &traffic.in_traffic,
+        ids,
+        limits: (max_radius, fastest),
+    });
+    let ctx = SteerContext {
+        terrain,
+        goals,
+        separation,
+        settings,
+        arrive: &arrive,
+        walls: &walls_params,
+        obstacles: &obstacle_params,
+        avoid,
+        search,
+        ids,
+    };
+    let out = SteerOutput {
+        bodies,
+        positions,
+        zones: zones.get_mut(..n).unwrap_or(&mut []),
+        near_obstacles,
+        near_walls,
+        avoidance,
+        watched,
+        #[cfg(feature = "parallel")]
+        chunk_geometry,
+    };
+    ctx.steer_all(out, dt);
+    frame.desired.clear();
+    frame
+        .desired
+        .extend(frame.bodies.iter().map(|b| b.velocity));
 }
 
 /// What the steering of one unit reads, gathered once per stage.

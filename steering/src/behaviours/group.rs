@@ -20,6 +20,52 @@ use crate::random::SimRng;
 /// Distances below this count as this much in [`separation`] (caps the `1/distance` push).
 pub const MIN_SEPARATION_DISTANCE: f32 = 0.01;
 
+/// How a neighbour's push in [`separation_with`] fades with distance: one separation
+/// behaviour, two falloffs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum SeparationFalloff {
+    /// `1 / distance` (distances below [`MIN_SEPARATION_DISTANCE`] count as that) from every
+    /// neighbour of the [`Neighbourhood`]: the classic boids push ([`separation`]).
+    InverseDistance,
+    /// 1 when the centres meet, falling linearly to 0 at the comfort distance
+    /// `range × (r_body + r_neighbour)`; nothing beyond it. The formation world's separation
+    /// (`range` is its `separation_range`): bodies keep a gap in proportion to their sizes and
+    /// the push never exceeds 1 (times the caller's weight).
+    Linear {
+        /// Comfort distance as a multiple of the sum of both radii.
+        range: f32,
+    },
+}
+
+impl SeparationFalloff {
+    /// Whether two bodies whose radii sum to `radii` and whose centres are `d_sq` apart
+    /// (squared) push each other: always for [`Self::InverseDistance`] (the neighbourhood
+    /// decides), within the comfort distance for [`Self::Linear`].
+    #[inline]
+    pub fn within(&self, d_sq: f32, radii: f32) -> bool {
+        match *self {
+            Self::InverseDistance => true,
+            Self::Linear { range } => {
+                let comfort = radii * range;
+                d_sq < comfort * comfort
+            }
+        }
+    }
+
+    /// The push along the unit vector `dir` (from the neighbour to the body) at distance `d`
+    /// between bodies whose radii sum to `radii`; callers test [`Self::within`] first.
+    #[inline]
+    pub fn push(&self, dir: Vec2, d: f32, radii: f32) -> Vec2 {
+        match *self {
+            Self::InverseDistance => dir / d.max(MIN_SEPARATION_DISTANCE),
+            Self::Linear { range } => {
+                let comfort = radii * range;
+                dir * ((comfort - d) / comfort)
+            }
+        }
+    }
+}
+
 /// Which other bodies a body reacts to: those within `radius` and, optionally, inside a
 /// field of view around its heading.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -102,6 +148,7 @@ fn sum_neighbours<'a>(
     body: &Body,
     neighbours: impl IntoIterator<Item = &'a Body>,
     hood: &Neighbourhood,
+    falloff: SeparationFalloff,
 ) -> Sums {
     let mut sums = Sums::default();
     let Some(view) = View::new(hood) else {
@@ -118,6 +165,10 @@ fn sum_neighbours<'a>(
             sums.headings += 1;
         }
         let away = body.position - n.position;
+        let radii = body.radius + n.radius;
+        if !falloff.within(away.length_squared(), radii) {
+            continue;
+        }
         let dist = away.length();
         let dir = away.try_normalize().or_else(|| {
             (body.velocity - n.velocity)
@@ -125,7 +176,7 @@ fn sum_neighbours<'a>(
                 .or_else(|| (-body.heading).try_normalize())
         });
         if let Some(dir) = dir {
-            sums.push += dir / dist.max(MIN_SEPARATION_DISTANCE);
+            sums.push += falloff.push(dir, dist, radii);
         }
     }
     sums
@@ -166,7 +217,21 @@ pub fn separation<'a>(
     neighbours: impl IntoIterator<Item = &'a Body>,
     hood: &Neighbourhood,
 ) -> Vec2 {
-    separation_of(&sum_neighbours(body, neighbours, hood))
+    separation_with(body, neighbours, hood, SeparationFalloff::InverseDistance)
+}
+
+/// Separation with a chosen [`SeparationFalloff`]: the sum over the neighbours (those of
+/// `hood` that `falloff` reaches) of [`SeparationFalloff::push`] away from each. A neighbour
+/// at the body's position pushes as in [`separation`]. The formation world sums the same
+/// pushes with [`SeparationFalloff::Linear`] over neighbour pairs from its grid, one pass
+/// serving both units of a pair.
+pub fn separation_with<'a>(
+    body: &Body,
+    neighbours: impl IntoIterator<Item = &'a Body>,
+    hood: &Neighbourhood,
+    falloff: SeparationFalloff,
+) -> Vec2 {
+    separation_of(&sum_neighbours(body, neighbours, hood, falloff))
 }
 
 /// Turns towards the neighbours' mean heading: average neighbour heading minus own heading.
@@ -176,7 +241,10 @@ pub fn alignment<'a>(
     neighbours: impl IntoIterator<Item = &'a Body>,
     hood: &Neighbourhood,
 ) -> Vec2 {
-    alignment_of(body, &sum_neighbours(body, neighbours, hood))
+    alignment_of(
+        body,
+        &sum_neighbours(body, neighbours, hood, SeparationFalloff::InverseDistance),
+    )
 }
 
 /// Seeks the neighbours' centre of mass (mean position). Zero with no neighbours or when the
@@ -186,7 +254,10 @@ pub fn cohesion<'a>(
     neighbours: impl IntoIterator<Item = &'a Body>,
     hood: &Neighbourhood,
 ) -> Vec2 {
-    cohesion_of(body, &sum_neighbours(body, neighbours, hood))
+    cohesion_of(
+        body,
+        &sum_neighbours(body, neighbours, hood, SeparationFalloff::InverseDistance),
+    )
 }
 
 /// Weights of the four behaviours [`flocking`] sums.
@@ -238,7 +309,12 @@ pub fn flocking<'a>(
     rng: &mut SimRng,
     dt: f32,
 ) -> Vec2 {
-    let sums = sum_neighbours(body, neighbours, &params.neighbourhood);
+    let sums = sum_neighbours(
+        body,
+        neighbours,
+        &params.neighbourhood,
+        SeparationFalloff::InverseDistance,
+    );
     let w = &params.weights;
     let roam = wander(body, wander_state, &params.wander, rng, dt);
     let force = separation_of(&sums) * w.separation

@@ -52,6 +52,31 @@ fn separation_is_inverse_distance_away_from_each() {
 }
 
 #[test]
+fn linear_falloff_fades_to_nothing_at_the_comfort_distance() {
+    // Radius-0.5 bodies at range 2: comfort distance 2 × (0.5 + 0.5) = 2.
+    let me = at(0.0, 0.0);
+    let hood = Neighbourhood::default();
+    let linear = SeparationFalloff::Linear { range: 2.0 };
+    let mut sized = [at(1.5, 0.0), at(0.0, -0.5), at(2.0, 0.0), at(3.0, 0.0)];
+    for b in &mut sized {
+        b.radius = 0.5;
+    }
+    let mut me_sized = me;
+    me_sized.radius = 0.5;
+    // (2 - 1.5) / 2 = 0.25 along -x, (2 - 0.5) / 2 = 0.75 along +y; 2 and 3 away push nothing.
+    let f = separation_with(&me_sized, &sized, &hood, linear);
+    assert!((f - Vec2::new(-0.25, 0.75)).length() < 1e-6, "{f}");
+    // Halfway to the comfort distance pushes with strength one half.
+    let mut half = at(1.0, 0.0);
+    half.radius = 0.5;
+    let f = separation_with(&me_sized, &[half], &hood, linear);
+    assert!((f - Vec2::new(-0.5, 0.0)).length() < 1e-6, "{f}");
+    // The inverse-distance falloff is plain separation.
+    let inverse = separation_with(&me, &sized, &hood, SeparationFalloff::InverseDistance);
+    assert_eq!(inverse, separation(&me, &sized, &hood));
+}
+
+#[test]
 fn self_in_slice_is_skipped_but_a_copy_is_not() {
     let bodies = [at(0.0, 0.0), at(1.0, 0.0)];
     let hood = Neighbourhood::default();

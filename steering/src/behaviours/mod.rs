@@ -52,8 +52,8 @@ pub use avoidance::{
     ObstacleAvoidanceParams, WallAvoidanceParams, obstacle_avoidance, wall_avoidance,
 };
 pub use group::{
-    FlockingParams, FlockingWeights, MIN_SEPARATION_DISTANCE, Neighbourhood, alignment, cohesion,
-    flocking, separation,
+    FlockingParams, FlockingWeights, MIN_SEPARATION_DISTANCE, Neighbourhood, SeparationFalloff,
+    alignment, cohesion, flocking, separation, separation_with,
 };
 pub use hide::{HideParams, best_hiding_spot, hide, hiding_spot};
 pub use path::{Path, PathFollower, follow_path};

@@ -164,7 +164,7 @@ mod tests {
 
     #[test]
     fn a_pair_exactly_a_cell_apart_is_found() {
-        // Filed two cells apart by the rounding of `(v - min) / cell` (found in review).
+        // Filed two cells apart by the rounding of `(v - min) / cell`.
         let min = Vec2::splat(-58.831043);
         let cell = 1.098_986_7;
         let mut g = CellGrid::new(min, Vec2::splat(2000.0), cell).unwrap();

@@ -1,16 +1,30 @@
-//! Building and changing a world: units, formations, membership and orders.
+//! The public methods of [`World`]: building and changing a world here, then by concept in
+//! the submodules (queries, checked setters, membership with detach and attach, formation
+//! status, text snapshots). Elsewhere only: [`World::step`] and [`World::plan`] with the tick
+//! (`world/step.rs`), the binary state and hash methods beside the formats they read
+//! (`world/state.rs`, `world/state_hash.rs`), and the avoidance record
+//! ([`World::watch_unit`], [`World::avoidance_report`] in `world/avoidance.rs`).
+
+pub(in crate::world) mod membership;
+mod queries;
+mod setters;
+mod snapshot;
+mod status;
+
+pub use setters::UnitOptions;
 
 use cohort_pathing::{Map, NavGraph};
 use cohort_steering::{Body, SimRng, Vec2, locomotion::HeadingSmoother};
 use slotmap::SlotMap;
 
-use super::{MAX_UNITS, Scratch, Terrain, Unit, World, WorldSettings};
 use crate::anchor::AnchorPoint;
 use crate::error::WorldError;
 use crate::formation::{Formation, FormationSettings, FormationSpec, Member, Motion};
 use crate::ids::{FormationId, UnitId};
 use crate::order::Order;
 use crate::pattern::Role;
+use crate::tactics::{SlotRoutine, Tactic};
+use crate::world::{MAX_UNITS, Scratch, Terrain, Unit, World, WorldSettings};
 
 impl World {
     /// A world on `map`, with a navigation graph built from it, seeded with `seed`.
@@ -31,6 +45,8 @@ impl World {
             jump_events: Vec::new(),
             formation_nav: Default::default(),
             scratch: Scratch::default(),
+            frame: Default::default(),
+            timings: Default::default(),
         })
     }
 
@@ -57,7 +73,7 @@ impl World {
 
     /// Adds a free unit that asks for `role` in the formation it joins.
     pub fn add_unit_with_role(&mut self, body: Body, role: Role) -> Result<UnitId, WorldError> {
-        let options = super::UnitOptions {
+        let options = crate::world::UnitOptions {
             role,
             ..Default::default()
         };
@@ -65,15 +81,15 @@ impl World {
     }
 
     /// Adds a free unit (validated body) with a role, a jump speed and a tag of the user's
-    /// (see [`super::UnitOptions`]). Its position is pushed out of any obstacle it was placed
+    /// (see [`crate::world::UnitOptions`]). Its position is pushed out of any obstacle it was placed
     /// inside.
     pub fn add_unit_with(
         &mut self,
         mut body: Body,
-        options: super::UnitOptions,
+        options: crate::world::UnitOptions,
     ) -> Result<UnitId, WorldError> {
         body.validate()?;
-        super::setters::check_jump_speed(options.jump_speed)?;
+        setters::check_jump_speed(options.jump_speed)?;
         if self.units.len() >= MAX_UNITS {
             return Err(WorldError::TooManyUnits { limit: MAX_UNITS });
         }
@@ -229,7 +245,7 @@ impl World {
         if let Member::Unit(u) = member {
             if let Some(unit) = self.units.get_mut(u) {
                 unit.slot_target = None;
-                unit.group = super::avoidance::NO_GROUP;
+                unit.group = crate::world::avoidance::NO_GROUP;
             }
         }
         if let Member::Formation(f) = member {
@@ -312,6 +328,31 @@ impl World {
         Ok(())
     }
 
+    /// Lets a game's routine compute the targets of the reactive slots of formation `id`'s
+    /// running play for the next step (call it before every [`World::step`]; the targets hold
+    /// for that step's sub-steps and until the phase ends; slots the routine leaves `None`,
+    /// and every slot in steps it is not called for, use their built-in reaction).
+    pub fn drive_play_slots(
+        &mut self,
+        id: FormationId,
+        routine: &mut dyn SlotRoutine,
+    ) -> Result<(), WorldError> {
+        let tick = self.tick;
+        let mut tactics = std::mem::take(&mut self.tactics);
+        let found = match tactics.iter_mut().find(|(f, _)| *f == id) {
+            Some((_, Tactic::Play(run))) => {
+                run.drive(self, id, tick, routine);
+                Ok(())
+            }
+            _ => Err(WorldError::Invalid {
+                what: "drive_play_slots",
+                why: format!("formation {id:?} is not running a play"),
+            }),
+        };
+        self.tactics = tactics;
+        found
+    }
+
     /// A formation by key.
     pub fn formation(&self, id: FormationId) -> Option<&Formation> {
         self.formations.get(id)
@@ -357,7 +398,7 @@ fn invalid(what: &'static str, why: String) -> WorldError {
 
 /// Every number of the world's tuning is finite and not negative, and the iteration count is
 /// bounded (NaN tuning would spread NaN to every unit; a huge count would hang a tick).
-pub(super) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> {
+pub(in crate::world) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> {
     let values = s.tuning();
     for (name, v) in values {
         if !(v.is_finite() && v >= 0.0) {
@@ -380,7 +421,7 @@ pub(super) fn check_world_settings(s: &WorldSettings) -> Result<(), WorldError> 
 }
 
 /// Every number of a formation's tuning is finite and not negative.
-pub(super) fn check_formation_settings(s: &FormationSettings) -> Result<(), WorldError> {
+pub(in crate::world) fn check_formation_settings(s: &FormationSettings) -> Result<(), WorldError> {
     let values = s.tuning();
     for (name, v) in values {
         if !(v.is_finite() && v >= 0.0) {

@@ -8,11 +8,11 @@
 
 use cohort_steering::Vec2;
 
-use super::World;
 use crate::error::WorldError;
 use crate::formation::{Member, Motion};
 use crate::ids::FormationId;
 use crate::order::Order;
+use crate::world::World;
 
 /// Whether an attached member formation carries out `order` inside its parent: a change of
 /// pattern (it keeps its slot and lays its own members out anew) and a cancel (it withdraws

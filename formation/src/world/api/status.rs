@@ -1,12 +1,12 @@
 //! Status queries: what a formation is doing and whether its units have arrived, by the
 //! rule of [`crate::status`].
 
-use super::World;
 use crate::error::WorldError;
 use crate::formation::{Member, Motion};
 use crate::ids::{FormationId, UnitId};
 use crate::status::{BLOCKED_SPEED_FRACTION, FormationStatus, has_arrived, slot_error};
 use crate::tactics::Tactic;
+use crate::world::World;
 
 /// Deepest chain of parents walked (formation trees are at most `MAX_FORMATION_DEPTH` deep).
 const MAX_CHAIN: usize = 64;

@@ -5,13 +5,13 @@
 
 use cohort_steering::{Body, Vec2};
 
-use super::World;
-use super::api::{check_formation_settings, check_world_settings};
 use crate::error::WorldError;
 use crate::formation::FormationSettings;
 use crate::ids::{FormationId, UnitId};
 use crate::pattern::Role;
+use crate::world::World;
 use crate::world::WorldSettings;
+use crate::world::api::{check_formation_settings, check_world_settings};
 
 /// What a unit starts with besides its body ([`World::add_unit_with`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -32,7 +32,7 @@ fn invalid(what: &'static str, why: impl Into<String>) -> WorldError {
 }
 
 /// A jump speed is finite and in [0, 1e4].
-pub(super) fn check_jump_speed(speed: f32) -> Result<(), WorldError> {
+pub(in crate::world) fn check_jump_speed(speed: f32) -> Result<(), WorldError> {
     if speed.is_finite() && (0.0..=cohort_steering::limits::MAX_SPEED).contains(&speed) {
         Ok(())
     } else {
@@ -72,6 +72,30 @@ impl World {
     pub fn set_unit_velocity(&mut self, id: UnitId, velocity: Vec2) -> Result<(), WorldError> {
         let m = self.units.get(id).ok_or(WorldError::NoSuchUnit(id))?;
         let body = Body { velocity, ..m.body };
+        self.set_unit_body(id, body)
+    }
+
+    /// Writes back where a game that moves units itself put unit `id` (see [`World::plan`]):
+    /// its position (as [`World::set_unit_position`]) and velocity (finite); its heading
+    /// turns to the velocity's direction when the unit moves. Checked whole: on an error
+    /// nothing changes.
+    pub fn set_unit_motion(
+        &mut self,
+        id: UnitId,
+        position: Vec2,
+        velocity: Vec2,
+    ) -> Result<(), WorldError> {
+        let m = self.units.get(id).ok_or(WorldError::NoSuchUnit(id))?;
+        let heading = velocity
+            .try_normalize()
+            .filter(|_| velocity.length() > 1e-3)
+            .unwrap_or(m.body.heading);
+        let body = Body {
+            position,
+            velocity,
+            heading,
+            ..m.body
+        };
         self.set_unit_body(id, body)
     }
 

@@ -1,7 +1,7 @@
 //! Saving and restoring a whole world (terrain included) as RON text.
 
-use super::World;
 use crate::error::WorldError;
+use crate::world::World;
 
 impl World {
     /// The whole world as RON text (units, formations, map, navgraph, random generator, tick,
@@ -30,8 +30,8 @@ impl World {
 
     /// Slot maps rebuild their free lists in index order when deserialized; put them back in
     /// the order the saved world would reuse them (see `world/free_order.rs`).
-    pub(super) fn restore_free_lists(&mut self) -> Result<(), WorldError> {
-        use super::free_order::restore_free_order;
+    pub(in crate::world) fn restore_free_lists(&mut self) -> Result<(), WorldError> {
+        use crate::world::free_order::restore_free_order;
         restore_free_order(&mut self.units.motion, &self.unit_free, filler_unit)?;
         let pattern =
             crate::pattern::Pattern::default()
@@ -48,15 +48,15 @@ impl World {
 }
 
 /// A placeholder unit that occupies a free slot while the free list is rebuilt.
-fn filler_unit() -> super::unit_store::UnitMotion {
-    super::unit_store::UnitMotion {
+fn filler_unit() -> crate::world::unit_store::UnitMotion {
+    crate::world::unit_store::UnitMotion {
         body: cohort_steering::Body::default(),
         slot_target: None,
         role: crate::pattern::Role::Any,
         jump_speed: 0.0,
         routed: false,
         airborne: false,
-        group: super::avoidance::NO_GROUP,
+        group: crate::world::avoidance::NO_GROUP,
     }
 }
 
