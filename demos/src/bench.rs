@@ -44,6 +44,12 @@ pub const SPECIFIED_KEYS: [&str; 6] = [
     "state_hash_ns_per_unit",
 ];
 
+/// Smallest `--map-size`, metres (the army's map is at least this big).
+pub const MIN_MAP_SIZE: f32 = 100.0;
+
+/// Largest `--map-size`, metres.
+pub const MAX_MAP_SIZE: f32 = 100_000.0;
+
 /// Times [`World::state_hash`] is taken on the warm world (the fastest is reported).
 pub const STATE_HASH_RUNS: usize = 5;
 
@@ -71,6 +77,8 @@ pub struct BenchOptions {
     /// Units per top-level formation (`None`: squads in platoons; see
     /// [`ArmySpec::group_size`]).
     pub group_size: Option<usize>,
+    /// Side of the army's square map, metres ([`ArmySpec::map_size`]; 1 km by default).
+    pub map_size: f32,
 }
 
 impl Default for BenchOptions {
@@ -85,6 +93,7 @@ impl Default for BenchOptions {
             avoidance: true,
             window: None,
             group_size: None,
+            map_size: ArmySpec::default().map_size,
         }
     }
 }
@@ -118,8 +127,20 @@ pub struct BenchReport {
     /// Units per top-level formation, when the army was grouped so (`null`: squads in
     /// platoons).
     pub group_size: Option<usize>,
+    /// Side of the square map, metres.
+    pub map_size: f32,
     /// Formations in the world (top-level and nested).
     pub formations: usize,
+    /// Milliseconds to build the world from nothing: the terrain (map, navigation graphs)
+    /// and the army, ready for its first tick.
+    pub build_ms: f64,
+    /// Milliseconds of [`BenchReport::build_ms`] the terrain alone takes (a world without
+    /// units on the same map).
+    pub terrain_build_ms: f64,
+    /// Nodes of the world's navigation graph.
+    pub nav_nodes: usize,
+    /// Directed edges of the world's navigation graph.
+    pub nav_edges: usize,
     /// Nanoseconds per unit per tick (all layers).
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
@@ -210,6 +231,13 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             value: n as u64,
         });
     }
+    if !(MIN_MAP_SIZE..=MAX_MAP_SIZE).contains(&options.map_size) {
+        return Err(BenchError::OutOfRange {
+            what: "--map-size",
+            range: format!("{MIN_MAP_SIZE}..={MAX_MAP_SIZE}"),
+            value: options.map_size as u64,
+        });
+    }
     if options.window == Some(0) {
         return Err(BenchError::OutOfRange {
             what: "--window",
@@ -224,20 +252,31 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         seed: options.seed,
         obstacles: !options.open_field,
         group_size: options.group_size,
+        map_size: options.map_size,
         ..ArmySpec::default()
     };
     // The heap of the terrain alone (map, navigation graph, geometry index), to leave out of
     // the per-unit figure.
     let mut empty = None;
+    let mut terrain_build_ms = 0.0;
     let terrain = allocation_counter::measure(|| {
+        let start = Instant::now();
         empty = World::new(spec.map(), WorldSettings::default(), spec.seed).ok();
+        terrain_build_ms = start.elapsed().as_secs_f64() * 1e3;
+    });
+    let (nav_nodes, nav_edges) = empty.as_ref().map_or((0, 0), |w| {
+        (w.navgraph().node_count(), w.navgraph().edge_count())
     });
     drop(empty);
     let terrain_bytes = terrain.bytes_current.max(0) as u64;
     // Build and warm up inside one count: what it still holds at the end is the world.
     let mut built = None;
+    let mut build_ms = 0.0;
     let building = allocation_counter::measure(|| {
-        built = Some(build_army(&spec, settings).map(|army| {
+        let start = Instant::now();
+        let army = build_army(&spec, settings);
+        build_ms = start.elapsed().as_secs_f64() * 1e3;
+        built = Some(army.map(|army| {
             let mut world = army.world;
             for _ in 0..options.warmup {
                 world.step(BENCH_DT);
@@ -322,7 +361,12 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         open_field: options.open_field,
         avoidance: options.avoidance,
         group_size: options.group_size,
+        map_size: spec.map_size,
         formations,
+        build_ms,
+        terrain_build_ms,
+        nav_nodes,
+        nav_edges,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
         cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns / unit_ticks),
