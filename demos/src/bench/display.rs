@@ -31,10 +31,20 @@ impl fmt::Display for BenchReport {
             self.ticks,
             self.warmup_ticks
         )?;
+        let cpu = |ms: Option<f64>| ms.map_or_else(String::new, |c| format!(", CPU {c:.1} ms"));
         writeln!(
             f,
-            "  build                 {:>10.1} ms ({:.1} ms of it the terrain: {} graph nodes, {} edges)",
-            self.build_ms, self.terrain_build_ms, self.nav_nodes, self.nav_edges
+            "  build                 {:>10.1} ms{} (the world from nothing)",
+            self.build_ms,
+            cpu(self.build_cpu_ms)
+        )?;
+        writeln!(
+            f,
+            "  terrain build         {:>10.1} ms{} ({} graph nodes, {} edges)",
+            self.terrain_build_ms,
+            cpu(self.terrain_build_cpu_ms),
+            self.nav_nodes,
+            self.nav_edges
         )?;
         writeln!(f, "  ns per unit-tick      {:>10.1}", self.ns_per_unit_tick)?;
         writeln!(f, "  ms per tick           {:>10.3}", self.ms_per_tick)?;

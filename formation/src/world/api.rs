@@ -17,7 +17,7 @@ impl World {
     pub fn new(map: Map, settings: WorldSettings, seed: u64) -> Result<Self, WorldError> {
         check_world_settings(&settings)?;
         let terrain = Terrain::new(map)?;
-        Ok(Self {
+        let mut world = Self {
             units: Default::default(),
             formations: SlotMap::with_key(),
             terrain,
@@ -31,7 +31,9 @@ impl World {
             jump_events: Vec::new(),
             formation_nav: Default::default(),
             scratch: Scratch::default(),
-        })
+        };
+        world.prepare_formation_nav();
+        Ok(world)
     }
 
     /// Replaces the navigation graph (for example after the map changed). Moving formations
