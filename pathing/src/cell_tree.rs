@@ -85,9 +85,8 @@ impl CellTree {
         mut decide: impl FnMut(u32, u32, u32) -> Result<Decision, PathingError>,
     ) -> Result<Self, PathingError> {
         let mut top = levels.min(MAX_LEVELS);
-        let blocks = |top: u32| {
-            (u64::from(cols).div_ceil(1 << top)) * (u64::from(rows).div_ceil(1 << top))
-        };
+        let blocks =
+            |top: u32| (u64::from(cols).div_ceil(1 << top)) * (u64::from(rows).div_ceil(1 << top));
         while top < MAX_LEVELS && blocks(top) > MAX_TOP_BLOCKS {
             top += 1;
         }

@@ -308,8 +308,7 @@ fn gap_leaps(
         let (x, y) = (i64::from(leaf.x), i64::from(leaf.y));
         let node_at = |x: i64, y: i64| tree.leaf_at(x, y).filter(|l| l.node != NO_NODE);
         for &(dx, dy) in &STEPS {
-            if map.gap_at(grid.at(x + dx, y + dy)).is_none() || node_at(x + dx, y + dy).is_some()
-            {
+            if map.gap_at(grid.at(x + dx, y + dy)).is_none() || node_at(x + dx, y + dy).is_some() {
                 continue;
             }
             let step = Vec2::new(dx as f32, dy as f32).length() * spec.spacing;
@@ -386,11 +385,7 @@ fn link_jumps(
                 let Some(nb) = g.node_weight(b).copied() else {
                     continue;
                 };
-                let (x0, y0, side) = (
-                    i64::from(leaf.x),
-                    i64::from(leaf.y),
-                    i64::from(leaf.side()),
-                );
+                let (x0, y0, side) = (i64::from(leaf.x), i64::from(leaf.y), i64::from(leaf.side()));
                 let holds = (x0..x0 + side).contains(&cx) && (y0..y0 + side).contains(&cy);
                 if (nb.position - p).length() > spec.spacing * 1.5 && !holds {
                     continue;

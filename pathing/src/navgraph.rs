@@ -109,7 +109,10 @@ impl Adjacency {
         if e.walk() {
             return Some(EdgeKind::Walk);
         }
-        let i = self.special.binary_search_by_key(&(k as u32), |s| s.0).ok()?;
+        let i = self
+            .special
+            .binary_search_by_key(&(k as u32), |s| s.0)
+            .ok()?;
         self.special.get(i).map(|s| s.1)
     }
 
@@ -248,7 +251,11 @@ impl NavGraph {
             }
             if let Some(slot) = adjacency.edges.get_mut(k) {
                 *slot = AdjEdge {
-                    to: if walk { dst as u32 } else { dst as u32 | SPECIAL },
+                    to: if walk {
+                        dst as u32
+                    } else {
+                        dst as u32 | SPECIAL
+                    },
                     cost: w.cost,
                     clearance: w.clearance.min(b.clearance),
                     target: b.position,

@@ -375,6 +375,7 @@ fn plan(
     let finish = Finish {
         clearance: c,
         smooth: query.smooth,
+        step: graph.spacing(),
         cap: report_cap,
         met,
         reached_goal: reached,

@@ -36,6 +36,16 @@ impl World {
         Ok(world)
     }
 
+    /// Makes room for `units` more units and `formations` more formations, so that adding
+    /// them grows no storage. Optional: a world grows as units and formations are added, but
+    /// by doubling its arrays, which can leave up to half of their room unused; a game that
+    /// knows the size of its army reserves it first and holds no more than it needs.
+    pub fn reserve(&mut self, units: usize, formations: usize) {
+        let units = units.min(MAX_UNITS.saturating_sub(self.units.motion.len()));
+        self.units.reserve(units);
+        self.formations.reserve(formations.min(MAX_UNITS));
+    }
+
     /// Replaces the navigation graph (for example after the map changed). Moving formations
     /// re-plan their paths from where they are.
     pub fn set_navgraph(&mut self, graph: NavGraph) {

@@ -39,7 +39,8 @@ impl FormationNav {
         self.built_for = Some(small_radius);
         // Sampled as the world's own graph: the open ground between the large obstacles costs
         // few nodes, and narrow passages keep their detail.
-        self.terrain = Self::strip_small(map, small_radius).and_then(|m| Terrain::for_planning(m).ok());
+        self.terrain =
+            Self::strip_small(map, small_radius).and_then(|m| Terrain::for_planning(m).ok());
     }
 
     /// The terrain formations plan on for `small_radius`, built from `map` first if it is
