@@ -9,7 +9,7 @@ use cohort::formation::pattern::PatternKind;
 use cohort::formation::{Order, World, WorldSettings};
 use cohort::pathing::{Map, PathQuery, PolygonObstacle, SearchScratch, find_path};
 use cohort::steering::Vec2;
-use robustness_support::{add_units, body, check_step, spec, units_in_obstacles, valid};
+use robustness_support::{add_units, check_step, spec, units_in_obstacles, valid};
 
 const SIDE: f32 = 4000.0;
 /// The wall across the map: 2 m thick, from y = 1999 to 2001.
