@@ -45,6 +45,12 @@ pub const SPECIFIED_KEYS: [&str; 6] = [
     "state_hash_ns_per_unit",
 ];
 
+/// Smallest `--map-size`, metres (the army's map is at least this big).
+pub const MIN_MAP_SIZE: f32 = 100.0;
+
+/// Largest `--map-size`, metres.
+pub const MAX_MAP_SIZE: f32 = 100_000.0;
+
 /// Times [`World::state_hash`] is taken on the warm world (the fastest is reported).
 pub const STATE_HASH_RUNS: usize = 5;
 
@@ -72,6 +78,8 @@ pub struct BenchOptions {
     /// Units per top-level formation (`None`: squads in platoons; see
     /// [`ArmySpec::group_size`]).
     pub group_size: Option<usize>,
+    /// Side of the army's square map, metres ([`ArmySpec::map_size`]; 1 km by default).
+    pub map_size: f32,
 }
 
 impl Default for BenchOptions {
@@ -86,6 +94,7 @@ impl Default for BenchOptions {
             avoidance: true,
             window: None,
             group_size: None,
+            map_size: ArmySpec::default().map_size,
         }
     }
 }
@@ -130,8 +139,25 @@ pub struct BenchReport {
     /// Units per top-level formation, when the army was grouped so (`null`: squads in
     /// platoons).
     pub group_size: Option<usize>,
+    /// Side of the square map, metres.
+    pub map_size: f32,
     /// Formations in the world (top-level and nested).
     pub formations: usize,
+    /// Milliseconds to build the world from nothing: the terrain (map, navigation graphs)
+    /// and the army, ready for its first tick.
+    pub build_ms: f64,
+    /// Thread CPU time of [`BenchReport::build_ms`], milliseconds, where the platform has a
+    /// thread clock (not inflated when other processes share the cores).
+    pub build_cpu_ms: Option<f64>,
+    /// Milliseconds the terrain alone takes to build (a world without units on the same map:
+    /// the map checked, its navigation graphs and indexes built).
+    pub terrain_build_ms: f64,
+    /// Thread CPU time of [`BenchReport::terrain_build_ms`], milliseconds.
+    pub terrain_build_cpu_ms: Option<f64>,
+    /// Nodes of the world's navigation graph.
+    pub nav_nodes: usize,
+    /// Directed edges of the world's navigation graph.
+    pub nav_edges: usize,
     /// Nanoseconds per unit per tick (all layers).
     pub ns_per_unit_tick: f64,
     /// Milliseconds per tick.
@@ -225,6 +251,13 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
             value: n as u64,
         });
     }
+    if !(MIN_MAP_SIZE..=MAX_MAP_SIZE).contains(&options.map_size) {
+        return Err(BenchError::OutOfRange {
+            what: "--map-size",
+            range: format!("{MIN_MAP_SIZE}..={MAX_MAP_SIZE}"),
+            value: options.map_size as u64,
+        });
+    }
     if options.window == Some(0) {
         return Err(BenchError::OutOfRange {
             what: "--window",
@@ -239,20 +272,31 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         seed: options.seed,
         obstacles: !options.open_field,
         group_size: options.group_size,
+        map_size: options.map_size,
         ..ArmySpec::default()
     };
     // The heap of the terrain alone (map, navigation graph, geometry index), to leave out of
     // the per-unit figure.
     let mut empty = None;
+    let mut terrain_build = (0.0, None);
     let terrain = allocation_counter::measure(|| {
+        let clock = Clock::start();
         empty = World::new(spec.map(), WorldSettings::default(), spec.seed).ok();
+        terrain_build = clock.ms();
+    });
+    let (nav_nodes, nav_edges) = empty.as_ref().map_or((0, 0), |w| {
+        (w.navgraph().node_count(), w.navgraph().edge_count())
     });
     drop(empty);
     let terrain_bytes = terrain.bytes_current.max(0) as u64;
     // Build and warm up inside one count: what it still holds at the end is the world.
     let mut built = None;
+    let mut build = (0.0, None);
     let building = allocation_counter::measure(|| {
-        built = Some(build_army(&spec, settings).map(|army| {
+        let clock = Clock::start();
+        let army = build_army(&spec, settings);
+        build = clock.ms();
+        built = Some(army.map(|army| {
             let mut world = army.world;
             for _ in 0..options.warmup {
                 world.step(BENCH_DT);
@@ -341,7 +385,14 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         open_field: options.open_field,
         avoidance: options.avoidance,
         group_size: options.group_size,
+        map_size: spec.map_size,
         formations,
+        build_ms: build.0,
+        build_cpu_ms: build.1,
+        terrain_build_ms: terrain_build.0,
+        terrain_build_cpu_ms: terrain_build.1,
+        nav_nodes,
+        nav_edges,
         ns_per_unit_tick,
         ms_per_tick: seconds * 1e3 / options.ticks as f64,
         cpu_ns_per_unit_tick: cpu_ns.map(|ns| ns / unit_ticks),
@@ -379,6 +430,31 @@ fn stage_report(totals: &[std::time::Duration; STAGE_COUNT], ticks: u64) -> Vec<
             },
         })
         .collect()
+}
+
+/// A wall clock and the thread's CPU clock, started together.
+struct Clock {
+    wall: Instant,
+    cpu: Option<cpu_time::ThreadTime>,
+}
+
+impl Clock {
+    fn start() -> Self {
+        Self {
+            cpu: cpu_time::ThreadTime::try_now().ok(),
+            wall: Instant::now(),
+        }
+    }
+
+    /// Milliseconds since the start: wall clock, and thread CPU time where there is one.
+    fn ms(&self) -> (f64, Option<f64>) {
+        (
+            self.wall.elapsed().as_secs_f64() * 1e3,
+            self.cpu
+                .and_then(|t| t.try_elapsed().ok())
+                .map(|d| d.as_secs_f64() * 1e3),
+        )
+    }
 }
 
 /// The fastest of [`STATE_HASH_RUNS`] state hashes of `world`, nanoseconds per unit, and the

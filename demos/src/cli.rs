@@ -105,6 +105,10 @@ pub enum Command {
         /// of squads in platoons (what the number of formations costs).
         #[arg(long, value_name = "N")]
         group_size: Option<usize>,
+        /// Side of the army's square map, metres (the same trees, buildings and walls per
+        /// square kilometre).
+        #[arg(long, value_name = "METRES", default_value_t = 1000.0)]
+        map_size: f32,
     },
     /// Run a scenario through Cohort and through ORCA (`dodgy_2d`) with the same units.
     Compare {
@@ -265,6 +269,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             no_avoidance,
             window,
             group_size,
+            map_size,
         } => {
             let options = crate::bench::BenchOptions {
                 units,
@@ -274,6 +279,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 avoidance: !no_avoidance,
                 window,
                 group_size,
+                map_size,
                 ..crate::bench::BenchOptions::default()
             };
             let report = crate::bench::run_bench(&options).map_err(bad)?;

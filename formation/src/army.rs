@@ -178,6 +178,13 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
     }
     let per = spec.squads_per_platoon.max(1);
     let platoon_count = squads.len().div_ceil(per);
+    world.reserve(
+        spec.units,
+        match spec.group_size {
+            Some(n) => spec.units.div_ceil(n),
+            None => squads.len() + platoon_count,
+        },
+    );
     // Squads in boxes, the most compact pattern, so that even 100,000 units fit the western
     // part of the map in formation.
     let squad_pattern = Pattern {

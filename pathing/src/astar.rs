@@ -250,9 +250,9 @@ impl NavGraph {
             let (from, to) = (adj.offsets[n] as usize, adj.offsets[n + 1] as usize);
             for k in from..to {
                 let e = adj.edges[k];
-                let m = e.to as usize;
+                let m = e.to() as usize;
                 if e.clearance < min_c
-                    || (!e.walk && !adj.kinds.get(k).is_some_and(|kind| filter.allows(*kind)))
+                    || (!e.walk() && !adj.kind(k).is_some_and(|kind| filter.allows(kind)))
                 {
                     continue;
                 }

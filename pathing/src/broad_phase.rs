@@ -75,6 +75,11 @@ impl BucketGrid {
         grid
     }
 
+    /// Heap bytes held.
+    pub fn heap_bytes(&self) -> usize {
+        (self.starts.capacity() + self.items.capacity()) * core::mem::size_of::<u32>()
+    }
+
     /// Cell size.
     pub fn cell_size(&self) -> f32 {
         self.cell

@@ -15,6 +15,7 @@ pub mod smoothing;
 pub mod valid_map;
 
 mod broad_phase;
+mod cell_tree;
 mod path_finish;
 mod radix_heap;
 mod ring_index;

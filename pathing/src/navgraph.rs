@@ -63,14 +63,32 @@ pub(crate) struct AdjNode {
 
 /// An edge as the search reads it, with what the search needs of its target (position, and
 /// the smaller of the edge's and the target's clearance) so that relaxing it reads the edge
-/// array sequentially; the kind is only looked up for non-walk edges.
+/// array sequentially. 20 bytes; the kind of the few edges that are not walked is kept aside
+/// ([`Adjacency::special`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AdjEdge {
-    pub to: u32,
+    /// The target's slot, with [`SPECIAL`] set when the edge is not a walk edge.
+    to: u32,
     pub cost: f32,
     pub clearance: f32,
-    pub walk: bool,
     pub target: Vec2,
+}
+
+/// The bit of [`AdjEdge`]'s target slot that marks a jump or gap edge.
+const SPECIAL: u32 = 1 << 31;
+
+impl AdjEdge {
+    /// The target's slot.
+    #[inline]
+    pub fn to(&self) -> u32 {
+        self.to & !SPECIAL
+    }
+
+    /// Whether it is a walk edge.
+    #[inline]
+    pub fn walk(&self) -> bool {
+        self.to & SPECIAL == 0
+    }
 }
 
 /// The adjacency the search reads: per node slot, its out-edges in one flat array.
@@ -79,22 +97,55 @@ pub(crate) struct Adjacency {
     pub offsets: Vec<u32>,
     pub nodes: Vec<AdjNode>,
     pub edges: Vec<AdjEdge>,
-    /// The kind of each edge, parallel to `edges`.
-    pub kinds: Vec<EdgeKind>,
+    /// The kinds of the edges that are not walk edges, by index into `edges`, ascending.
+    pub special: Vec<(u32, EdgeKind)>,
+}
+
+impl Adjacency {
+    /// The kind of edge `k` of `edges`.
+    #[inline]
+    pub fn kind(&self, k: usize) -> Option<EdgeKind> {
+        let e = self.edges.get(k)?;
+        if e.walk() {
+            return Some(EdgeKind::Walk);
+        }
+        let i = self
+            .special
+            .binary_search_by_key(&(k as u32), |s| s.0)
+            .ok()?;
+        self.special.get(i).map(|s| s.1)
+    }
+
+    /// Heap bytes held.
+    fn heap_bytes(&self) -> usize {
+        use core::mem::size_of;
+        self.offsets.capacity() * size_of::<u32>()
+            + self.nodes.capacity() * size_of::<AdjNode>()
+            + self.edges.capacity() * size_of::<AdjEdge>()
+            + self.special.capacity() * size_of::<(u32, EdgeKind)>()
+    }
 }
 
 /// A validated navigation graph. Build it with [`NavGraph::from_occupancy_grid`],
 /// [`NavGraph::from_map`] or from any petgraph graph with [`NavGraph::from_graph`]; it does not
 /// change afterwards (take the graph out with [`NavGraph::into_graph`] to edit it). Serializes as
 /// its petgraph graph.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(into = "NavGraphStorage", try_from = "NavGraphStorage")]
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "NavGraphStorage")]
 pub struct NavGraph {
     graph: NavGraphStorage,
     pub(crate) adjacency: Adjacency,
     index: BucketGrid,
     spacing: f32,
+    longest_walk: f32,
     pub(crate) heuristic_scale: f32,
+}
+
+impl Serialize for NavGraph {
+    /// As its petgraph graph (without copying it).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.graph.serialize(serializer)
+    }
 }
 
 impl From<NavGraph> for NavGraphStorage {
@@ -130,6 +181,13 @@ impl NavGraph {
             .map(|n| n.index() + 1)
             .max()
             .unwrap_or(0);
+        if bound >= SPECIAL as usize || graph.edge_count() >= u32::MAX as usize {
+            return Err(PathingError::TooLarge {
+                what: "navigation graph",
+                count: bound.max(graph.edge_count()),
+                limit: SPECIAL as usize - 1,
+            });
+        }
         let mut adjacency = Adjacency {
             offsets: Vec::with_capacity(bound + 1),
             nodes: vec![
@@ -139,7 +197,8 @@ impl NavGraph {
                 };
                 bound
             ],
-            ..Adjacency::default()
+            edges: Vec::with_capacity(graph.edge_count()),
+            special: Vec::new(),
         };
         for n in graph.node_indices() {
             if let (Some(w), Some(slot)) =
@@ -151,63 +210,68 @@ impl NavGraph {
                 };
             }
         }
-        // Out-edges grouped by source, in edge-index order within a node.
-        let mut edges: Vec<(u32, u32, u32)> = graph
-            .edge_references()
-            .map(|e| {
-                (
-                    e.source().index() as u32,
-                    e.id().index() as u32,
-                    e.target().index() as u32,
-                )
-            })
-            .collect();
-        edges.sort_unstable();
         let mut heuristic_scale = 1.0f32;
         let mut spacing = f32::INFINITY;
-        let mut k = 0usize;
-        for slot in 0..bound as u32 {
-            adjacency.offsets.push(adjacency.edges.len() as u32);
-            while let Some(&(src, id, dst)) = edges.get(k) {
-                if src != slot {
-                    break;
-                }
-                k += 1;
-                let Some(w) =
-                    graph.edge_weight(petgraph::stable_graph::EdgeIndex::new(id as usize))
-                else {
-                    continue;
-                };
-                let (a, b) = (
-                    adjacency
-                        .nodes
-                        .get(src as usize)
-                        .map_or(Vec2::ZERO, |n| n.position),
-                    adjacency
-                        .nodes
-                        .get(dst as usize)
-                        .copied()
-                        .unwrap_or_default(),
-                );
-                adjacency.edges.push(AdjEdge {
-                    to: dst,
+        let mut longest_walk = 0.0f32;
+        // Out-edges grouped by source, in edge-index order within a source: a counting sort
+        // over the edge array (read in index order).
+        let mut next = vec![0u32; bound + 1];
+        for e in graph.edge_references() {
+            if let Some(c) = next.get_mut(e.source().index() + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..next.len() {
+            next[i] += next[i - 1];
+        }
+        adjacency.offsets.extend_from_slice(&next);
+        adjacency.edges.resize(
+            graph.edge_count(),
+            AdjEdge {
+                to: 0,
+                cost: 0.0,
+                clearance: -1.0,
+                target: Vec2::ZERO,
+            },
+        );
+        for e in graph.edge_references() {
+            let (src, dst, w) = (e.source().index(), e.target().index(), e.weight());
+            let (Some(a), Some(b), Some(at)) = (
+                adjacency.nodes.get(src).map(|n| n.position),
+                adjacency.nodes.get(dst).copied(),
+                next.get_mut(src),
+            ) else {
+                continue;
+            };
+            let k = *at as usize;
+            *at += 1;
+            let walk = w.kind == EdgeKind::Walk;
+            if !walk {
+                adjacency.special.push((k as u32, w.kind));
+            }
+            if let Some(slot) = adjacency.edges.get_mut(k) {
+                *slot = AdjEdge {
+                    to: if walk {
+                        dst as u32
+                    } else {
+                        dst as u32 | SPECIAL
+                    },
                     cost: w.cost,
                     clearance: w.clearance.min(b.clearance),
-                    walk: w.kind == EdgeKind::Walk,
                     target: b.position,
-                });
-                adjacency.kinds.push(w.kind);
-                let b = b.position;
-                let len = (b - a).length();
-                if len > 1e-6 {
-                    heuristic_scale = heuristic_scale.min(w.cost / len);
-                    if w.kind == EdgeKind::Walk {
-                        spacing = spacing.min(len);
-                    }
+                };
+            }
+            let len = (b.position - a).length();
+            if len > 1e-6 {
+                heuristic_scale = heuristic_scale.min(w.cost / len);
+                if walk {
+                    spacing = spacing.min(len);
+                    longest_walk = longest_walk.max(len);
                 }
             }
         }
-        adjacency.offsets.push(adjacency.edges.len() as u32);
+        drop(next);
+        adjacency.special.sort_unstable_by_key(|s| s.0);
         let spacing = if spacing.is_finite() { spacing } else { 1.0 };
         let boxes: Vec<(Vec2, Vec2)> = adjacency
             .nodes
@@ -238,6 +302,7 @@ impl NavGraph {
             adjacency,
             index,
             spacing,
+            longest_walk,
             heuristic_scale: heuristic_scale.clamp(0.0, 1.0),
         })
     }
@@ -270,6 +335,25 @@ impl NavGraph {
     /// The shortest walk-edge length: the grid spacing for the built graphs.
     pub fn spacing(&self) -> f32 {
         self.spacing
+    }
+
+    /// The longest walk edge: how far from a point of open ground its nearest node may be
+    /// (a large cell's centre, for the graphs [`NavGraph::from_map`] builds).
+    pub fn longest_walk(&self) -> f32 {
+        self.longest_walk
+    }
+
+    /// Heap bytes the graph holds: the petgraph graph, the search's adjacency and the spatial
+    /// index (allocated capacity; the allocator's own overhead is not counted).
+    pub fn heap_bytes(&self) -> usize {
+        use core::mem::size_of;
+        let (nodes, edges) = self.graph.capacity();
+        // A petgraph node is its weight (as an `Option`) and two edge links; an edge its
+        // weight, two node indices and two edge links.
+        nodes * (size_of::<Option<NavNode>>() + 2 * size_of::<u32>())
+            + edges * (size_of::<Option<NavEdge>>() + 4 * size_of::<u32>())
+            + self.adjacency.heap_bytes()
+            + self.index.heap_bytes()
     }
 
     /// The node nearest to `p`, through the spatial index (ties to the lower index).

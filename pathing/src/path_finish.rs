@@ -17,9 +17,11 @@ pub(crate) struct PathBuffers {
     pub(crate) raw: Vec<(Vec2, Leg)>,
     /// The route to the closest reachable point, kept for when no attempt reaches the goal.
     pub(crate) fallback: Vec<(Vec2, Leg)>,
-    /// The positions of the chosen route (smoothing's input).
+    /// The chosen route with points added along its long walk legs (smoothing's input).
+    dense: Vec<(Vec2, Leg)>,
+    /// The positions of `dense`.
     points: Vec<Vec2>,
-    /// The indices of the chosen route kept by smoothing.
+    /// The indices of `dense` kept by smoothing.
     kept: Vec<usize>,
 }
 
@@ -29,11 +31,13 @@ impl PathBuffers {
         let PathBuffers {
             raw,
             fallback,
+            dense,
             points,
             kept,
         } = self;
         raw.reserve_total(n);
         fallback.reserve_total(n);
+        dense.reserve_total(n);
         points.reserve_total(n);
         kept.reserve_total(n);
     }
@@ -54,6 +58,10 @@ pub(crate) struct Finish {
     pub(crate) clearance: f32,
     /// Whether to smooth.
     pub(crate) smooth: bool,
+    /// Before smoothing, walk legs longer than this get points this far apart along them (the
+    /// graph's spacing), so that the smoothed path may turn anywhere along a leg, not only
+    /// at the graph's nodes (which in large open cells are far apart).
+    pub(crate) step: f32,
     /// Clearances are measured up to this.
     pub(crate) cap: f32,
     /// Whether the route keeps the query's clearance.
@@ -75,6 +83,7 @@ impl Finish {
         let PathBuffers {
             raw,
             fallback,
+            dense,
             points,
             kept,
         } = buffers;
@@ -92,17 +101,18 @@ impl Finish {
             }
         };
         if self.smooth {
+            densify(raw, self.step, dense);
             points.clear();
-            points.extend(raw.iter().map(|(p, _)| *p));
+            points.extend(dense.iter().map(|(p, _)| *p));
             kept_indices_into(
                 map,
                 points,
-                |i| raw.get(i).is_some_and(|(_, l)| *l == Leg::Walk),
+                |i| dense.get(i).is_some_and(|(_, l)| *l == Leg::Walk),
                 self.clearance,
                 kept,
             );
             out.waypoints
-                .extend(kept.iter().filter_map(|&i| raw.get(i)).map(waypoint));
+                .extend(kept.iter().filter_map(|&i| dense.get(i)).map(waypoint));
         } else {
             out.waypoints.extend(raw.iter().map(waypoint));
         }
@@ -141,5 +151,29 @@ impl Finish {
         out.reached_goal = self.reached_goal;
         out.clearance_met = self.met;
         out.narrowest = narrowest;
+    }
+}
+
+/// Most points added along one leg (a leg longer than this many steps gets them further
+/// apart).
+const MAX_LEG_POINTS: f32 = 64.0;
+
+/// `route` with points about `step` apart added along its walk legs longer than 1.5 steps
+/// (the legs are clear for the route's clearance, so are the points on them), into `out`.
+fn densify(route: &[(Vec2, Leg)], step: f32, out: &mut Vec<(Vec2, Leg)>) {
+    out.clear();
+    for (i, &(a, leg)) in route.iter().enumerate() {
+        out.push((a, leg));
+        let Some(&(b, _)) = route.get(i + 1) else {
+            break;
+        };
+        let length = (b - a).length();
+        if leg != Leg::Walk || !(step > 0.0) || !(length > 1.5 * step) {
+            continue;
+        }
+        let pieces = (length / step).ceil().min(MAX_LEG_POINTS);
+        for k in 1..pieces as u32 {
+            out.push((a + (b - a) * (k as f32 / pieces), Leg::Walk));
+        }
     }
 }

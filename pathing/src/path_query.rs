@@ -296,7 +296,8 @@ fn plan(
         .jump
         .map_or(0.0, |a| (a.flat_range() - GAP_LEEWAY).max(0.0));
     let report_cap = (wide * 4.0).max(graph.spacing() * 4.0);
-    let reach = graph.spacing() * 3.0 + wide;
+    // A start or goal in a large open cell may be most of a cell side from its node.
+    let reach = (graph.spacing() * 3.0).max(graph.longest_walk()) + wide;
     let PathBuffers { raw, fallback, .. } = buffers;
     let mut has_fallback = false;
     // The attempt that reached the goal: its clearance, whether that is the query's, and
@@ -374,6 +375,7 @@ fn plan(
     let finish = Finish {
         clearance: c,
         smooth: query.smooth,
+        step: graph.spacing(),
         cap: report_cap,
         met,
         reached_goal: reached,
@@ -389,10 +391,10 @@ fn raw_route(graph: &NavGraph, scratch: &SearchScratch, out: &mut Vec<(Vec2, Leg
         let leg = match scratch
             .route_edges
             .get(i)
-            .and_then(|&k| adj.kinds.get(k as usize))
+            .and_then(|&k| adj.kind(k as usize))
         {
-            Some(EdgeKind::Jump(j)) => Leg::Jump(*j),
-            Some(EdgeKind::Gap { gap, .. }) => Leg::Gap(*gap),
+            Some(EdgeKind::Jump(j)) => Leg::Jump(j),
+            Some(EdgeKind::Gap { gap, .. }) => Leg::Gap(gap),
             _ => Leg::Walk,
         };
         if let Some(n) = adj.nodes.get(slot as usize) {

@@ -143,7 +143,7 @@ impl ValidMap {
     }
 
     /// Distance from `p` to the nearest bounds edge (negative outside).
-    fn bounds_distance(&self, p: Vec2) -> f32 {
+    pub(crate) fn bounds_distance(&self, p: Vec2) -> f32 {
         (p - self.map.min).min(self.map.max - p).min_element()
     }
 
@@ -279,6 +279,28 @@ impl ValidMap {
                 let d = self.shape_distance(s, p, *best);
                 if d < *best {
                     *best = d.max(0.0);
+                }
+            },
+        );
+        best
+    }
+
+    /// The signed distance from `p` to the nearest obstacle, wall or gap, the bounds left out
+    /// (negative inside a shape, by at least how deep `p` lies in one of them), looking no
+    /// farther than `cap` (returning `cap`). What the navigation graph's cells are sized by.
+    pub(crate) fn shape_distance_capped(&self, p: Vec2, cap: f32) -> f32 {
+        if !p.is_finite() {
+            return 0.0;
+        }
+        let mut best = cap;
+        self.grid.rings(
+            p,
+            &mut best,
+            |best, lower| lower < *best,
+            |best, s| {
+                let d = self.shape_distance(s, p, best.abs().max(cap));
+                if d < *best {
+                    *best = d;
                 }
             },
         );

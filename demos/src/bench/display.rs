@@ -9,8 +9,8 @@ impl fmt::Display for BenchReport {
         let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
         writeln!(
             f,
-            "standard army{}{}{}: {} units in {} formations, {} ticks timed after {} warm-up \
-             ticks (dt {BENCH_DT} s)",
+            "standard army{}{}{}: {} units in {} formations on a {} m map, {} ticks timed after \
+             {} warm-up ticks (dt {BENCH_DT} s)",
             if self.open_field {
                 " on an open field"
             } else {
@@ -27,8 +27,24 @@ impl fmt::Display for BenchReport {
             },
             self.units,
             self.formations,
+            self.map_size,
             self.ticks,
             self.warmup_ticks
+        )?;
+        let cpu = |ms: Option<f64>| ms.map_or_else(String::new, |c| format!(", CPU {c:.1} ms"));
+        writeln!(
+            f,
+            "  build                 {:>10.1} ms{} (the world from nothing)",
+            self.build_ms,
+            cpu(self.build_cpu_ms)
+        )?;
+        writeln!(
+            f,
+            "  terrain build         {:>10.1} ms{} ({} graph nodes, {} edges)",
+            self.terrain_build_ms,
+            cpu(self.terrain_build_cpu_ms),
+            self.nav_nodes,
+            self.nav_edges
         )?;
         writeln!(f, "  ns per unit-tick      {:>10.1}", self.ns_per_unit_tick)?;
         writeln!(f, "  ms per tick           {:>10.3}", self.ms_per_tick)?;

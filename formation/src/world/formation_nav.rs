@@ -2,15 +2,15 @@
 //! obstacles (trees, posts, rocks a member simply walks around), so a formation's path runs
 //! straight through a wood while still going round walls, buildings and large obstacles. The
 //! members deal with the small obstacles by steering (avoidance, and a detour when one blocks
-//! a slot). The copy and its navigation graph are a cache built from the map on first use (and
-//! again when [`super::WorldSettings::small_obstacle_radius`] changes); they are not saved in
-//! snapshots.
+//! a slot). The copy and its navigation graph are a cache built from the map with the world
+//! (and again when [`super::WorldSettings::small_obstacle_radius`] changes); they are not saved
+//! in snapshots.
 
-use cohort_pathing::{GridSpec, JumpAbility, Map, ValidMap};
+use cohort_pathing::{JumpAbility, Map, ValidMap};
 use cohort_steering::Vec2;
 
 use super::World;
-use super::terrain::{PathPlan, Terrain, nav_spec};
+use super::terrain::{PathPlan, Terrain};
 
 /// The small-obstacle-free map and graph formations plan on (`None` when the map has no small
 /// obstacles, or the copy could not be built: formations then plan on the full map).
@@ -37,15 +37,10 @@ impl FormationNav {
             return;
         }
         self.built_for = Some(small_radius);
-        self.terrain = Self::strip_small(map, small_radius).and_then(|m| {
-            // Anchors need less resolution than units: sample at twice the units' spacing.
-            let base = nav_spec(&m);
-            let spec = GridSpec {
-                spacing: base.spacing * 2.0,
-                ..base
-            };
-            Terrain::with_spec(m, &spec).ok()
-        });
+        // Sampled as the world's own graph: the open ground between the large obstacles costs
+        // few nodes, and narrow passages keep their detail.
+        self.terrain =
+            Self::strip_small(map, small_radius).and_then(|m| Terrain::for_planning(m).ok());
     }
 
     /// The terrain formations plan on for `small_radius`, built from `map` first if it is
@@ -64,6 +59,13 @@ impl FormationNav {
 }
 
 impl World {
+    /// Builds the map formations plan on now (a world being made or loaded) rather than in
+    /// the middle of its first tick.
+    pub(super) fn prepare_formation_nav(&mut self) {
+        let small = self.settings.small_obstacle_radius;
+        self.formation_nav.terrain(self.terrain.map(), small);
+    }
+
     /// Plans a formation anchor's path: on the map without small obstacles (see the module
     /// docs), keeping `clearance` where it can and at least `min_clearance`.
     pub(crate) fn plan_formation_path(

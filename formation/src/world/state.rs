@@ -227,6 +227,9 @@ impl World {
         };
         loaded.settle_load()?;
         std::mem::swap(&mut loaded.terrain, &mut self.terrain);
+        // The map formations plan on comes from the terrain (and is rebuilt if the loaded
+        // settings strip other obstacles).
+        std::mem::swap(&mut loaded.formation_nav, &mut self.formation_nav);
         *self = loaded;
         Ok(())
     }

@@ -19,24 +19,50 @@ const GEOMETRY_CELL: f32 = 8.0;
 /// `GEOMETRY_CELL`s).
 const MAX_GEOMETRY_CELLS: f32 = 262_144.0;
 
-/// Most navigation graph nodes a world samples from its map: the spacing grows on big maps.
-pub const MAX_NAV_NODES: f32 = 250_000.0;
+/// Most navigation graph nodes a world builds from its map: a map whose obstacles would need
+/// more at one sample per metre is sampled at twice the spacing, and again, until its graph
+/// fits.
+pub const MAX_NAV_NODES: usize = 400_000;
 
-/// The sampling a world uses to build its navigation graph from `map`: one sample per world
-/// unit, coarser on maps so big that this would exceed [`MAX_NAV_NODES`]; clearances are
-/// measured up to 16 units (a formation 32 units wide).
-pub fn nav_spec(map: &Map) -> GridSpec {
-    let size = (map.max - map.min).abs();
-    let area = size.x * size.y;
-    let spacing = if area.is_finite() {
-        (area / MAX_NAV_NODES).sqrt().max(1.0)
-    } else {
-        1.0
-    };
+/// Most times the spacing of a world's graph doubles to fit [`MAX_NAV_NODES`].
+const MAX_COARSENING: u32 = 12;
+
+/// The sampling a world uses to build its navigation graph: one sample per metre near
+/// obstacles, open ground in cells of up to 32 m (see `cohort_pathing::grid_build`), at most
+/// [`MAX_NAV_NODES`] nodes; clearances are measured up to 16 units (a formation 32 units
+/// wide).
+pub fn nav_spec() -> GridSpec {
     GridSpec {
-        spacing,
+        spacing: 1.0,
         clearance_cap: 16.0,
+        max_cell: 32.0,
+        max_nodes: MAX_NAV_NODES,
         ..GridSpec::default()
+    }
+}
+
+/// The navigation graph of `map` sampled as `spec` says; with `coarsen`, a map that needs
+/// more than `spec.max_nodes` nodes is sampled at twice the spacing (up to
+/// [`MAX_COARSENING`] times) until its graph fits.
+fn sampled_graph(map: &ValidMap, spec: &GridSpec, coarsen: bool) -> Result<NavGraph, WorldError> {
+    let mut spec = *spec;
+    let mut doublings = 0;
+    loop {
+        match NavGraph::from_map(map, &spec) {
+            Err(cohort_pathing::PathingError::TooLarge { .. })
+                if coarsen && doublings < MAX_COARSENING =>
+            {
+                spec.spacing *= 2.0;
+                spec.max_cell = spec.max_cell.max(spec.spacing);
+                doublings += 1;
+            }
+            result => {
+                return result.map_err(|e| WorldError::Invalid {
+                    what: "navgraph",
+                    why: e.to_string(),
+                });
+            }
+        }
     }
 }
 
@@ -75,30 +101,32 @@ pub struct Terrain {
 }
 
 impl Terrain {
-    /// Validates `map` and builds its navigation graph.
+    /// Validates `map` and builds its navigation graph ([`nav_spec`], sampled wider on maps
+    /// too detailed for [`MAX_NAV_NODES`]).
     pub fn new(map: Map) -> Result<Self, WorldError> {
-        let spec = nav_spec(&map);
-        Self::with_spec(map, &spec)
+        let mut t = Self::build(map, &nav_spec(), true)?;
+        t.rebuild_caches();
+        Ok(t)
     }
 
-    /// Validates `map` and builds its navigation graph sampled as `spec` says.
-    pub fn with_spec(map: Map, spec: &GridSpec) -> Result<Self, WorldError> {
+    /// [`Terrain::new`] for path planning only: without the geometry index of the steering
+    /// queries and without the hash (both left empty).
+    pub(super) fn for_planning(map: Map) -> Result<Self, WorldError> {
+        Self::build(map, &nav_spec(), true)
+    }
+
+    fn build(map: Map, spec: &GridSpec, coarsen: bool) -> Result<Self, WorldError> {
         let map = map.validate().map_err(|e| WorldError::Invalid {
             what: "map",
             why: e.to_string(),
         })?;
-        let graph = NavGraph::from_map(&map, spec).map_err(|e| WorldError::Invalid {
-            what: "navgraph",
-            why: e.to_string(),
-        })?;
-        let mut t = Self {
+        let graph = sampled_graph(&map, spec, coarsen)?;
+        Ok(Self {
             map,
             graph,
             cache: GeometryIndex::default(),
             hash: 0,
-        };
-        t.rebuild_caches();
-        Ok(t)
+        })
     }
 
     /// A one-metre empty terrain, cheap to build: what a world being loaded stands on until

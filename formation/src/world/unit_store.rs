@@ -149,6 +149,14 @@ pub(crate) struct UnitStore {
 }
 
 impl UnitStore {
+    /// Room for `additional` more units in every array, so that adding them moves nothing.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.motion.reserve(additional);
+        let capacity = self.motion.capacity();
+        self.details.set_capacity(capacity);
+        self.smoothers.set_capacity(capacity);
+    }
+
     /// A unit's motion.
     #[inline]
     pub(crate) fn get(&self, id: UnitId) -> Option<&UnitMotion> {

@@ -31,7 +31,7 @@ impl World {
     pub fn new(map: Map, settings: WorldSettings, seed: u64) -> Result<Self, WorldError> {
         check_world_settings(&settings)?;
         let terrain = Terrain::new(map)?;
-        Ok(Self {
+        let mut world = Self {
             units: Default::default(),
             formations: SlotMap::with_key(),
             terrain,
@@ -47,7 +47,19 @@ impl World {
             scratch: Scratch::default(),
             frame: Default::default(),
             timings: Default::default(),
-        })
+        };
+        world.prepare_formation_nav();
+        Ok(world)
+    }
+
+    /// Makes room for `units` more units and `formations` more formations, so that adding
+    /// them grows no storage. Optional: a world grows as units and formations are added, but
+    /// by doubling its arrays, which can leave up to half of their room unused; a game that
+    /// knows the size of its army reserves it first and holds no more than it needs.
+    pub fn reserve(&mut self, units: usize, formations: usize) {
+        let units = units.min(MAX_UNITS.saturating_sub(self.units.motion.len()));
+        self.units.reserve(units);
+        self.formations.reserve(formations.min(MAX_UNITS));
     }
 
     /// Replaces the navigation graph (for example after the map changed). Moving formations

@@ -25,6 +25,7 @@ impl World {
         })?;
         world.terrain.rebuild_caches();
         world.settle_load()?;
+        world.prepare_formation_nav();
         Ok(world)
     }
 
