@@ -71,7 +71,7 @@ fn refused_alike(path: &Path, what: &str) {
 
 #[test]
 fn a_world_around_a_3000_point_lake_is_built_with_no_node_in_the_lake() {
-    // 160,000 samples at spacing 1, about half of them within the lake's bounding box.
+    // A 400 m map at spacing 1 round a lake of radius about 150 m.
     let points = lake(3000, Vec2::new(200.0, 200.0), 150.0);
     let mut map = Map::with_bounds(Vec2::ZERO, Vec2::splat(400.0));
     map.polygons.push(PolygonObstacle::new(points).unwrap());
@@ -90,8 +90,10 @@ fn a_world_around_a_3000_point_lake_is_built_with_no_node_in_the_lake() {
         assert!((node.clearance - d.min(bounds)).abs() < 1e-3, "{node:?}");
         nodes += 1;
     }
-    // The lake covers about 72,000 of the 160,000 samples.
-    assert!((80_000..95_000).contains(&nodes), "{nodes}");
+    // The shore (about 940 m) is sampled every metre out to a cell side from it, the open
+    // ground in cells of up to 32 m: a few thousand nodes, not the 88,000 of a uniform grid
+    // at 1 m (the lake covers about 72,000 of its 160,000 samples).
+    assert!((1_000..10_000).contains(&nodes), "{nodes}");
 }
 
 #[test]
