@@ -1,7 +1,8 @@
 //! The world's checked setters and unit tags, measured: a tag given at creation or by its
 //! setter comes back from every query and through a snapshot; a good value changes the unit or
 //! the tuning; a bad one (NaN, out of range, a unit in no world) is refused and the world's
-//! state hash does not move.
+//! state hash does not move. A loose move ordered far off the map stops at its edge, so the
+//! next move still finds a path.
 
 use cohort::formation::FormationSettings;
 use cohort::formation::world::SnapshotFormat;
@@ -146,5 +147,41 @@ fn setters_refuse_bad_values_and_change_nothing() {
     assert_eq!(
         world.set_unit_role(u, Role::Any),
         Err(WorldError::NoSuchUnit(u))
+    );
+}
+
+#[test]
+fn a_loose_move_far_off_the_map_stops_at_its_edge_and_a_later_move_arrives() {
+    let (mut world, u, f) = world_with_unit();
+    let far = Order::MoveTo {
+        goal: Vec2::new(-1e6, -1e6),
+        facing: None,
+        pattern: None,
+        at_slowest: false,
+    };
+    world.order(f, far).expect("order");
+    for _ in 0..30 {
+        world.step(1.0 / 30.0);
+    }
+    let anchor = world
+        .formation(f)
+        .map(|x| x.anchor.position)
+        .expect("formation");
+    assert_eq!(anchor, Vec2::ZERO, "the anchor waits at the map's corner");
+    let back = Order::MoveTo {
+        goal: Vec2::new(30.0, 25.0),
+        facing: None,
+        pattern: None,
+        at_slowest: true,
+    };
+    world.order(f, back).expect("order");
+    for _ in 0..(60 * 30) {
+        world.step(1.0 / 30.0);
+    }
+    let p = world.unit(u).map(|x| x.body.position).expect("unit");
+    assert!((p - Vec2::new(30.0, 25.0)).length() < 0.5, "{p}");
+    assert_eq!(
+        world.formation_status(f).ok(),
+        Some(FormationStatus::Arrived)
     );
 }
