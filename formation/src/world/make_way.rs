@@ -62,13 +62,14 @@ impl World {
         index.update(&scratch.roots, formations);
         index.index_headings();
         index.index_all();
+        index.cache_movers(formations);
         for a in index.entries() {
             let v = match a.lane {
                 Some(lane) => index.passing_velocity(a, &lane),
                 None => Vec2::ZERO,
             };
             let follow = index.following_speed(a);
-            let give = index.give_way(a, formations);
+            let give = index.give_way(a);
             let follow = match (follow, give) {
                 (Some(v), Some(g)) => Some(v.min(g.speed)),
                 (v, g) => v.or(g.map(|g| g.speed)),

@@ -59,7 +59,7 @@ pub(super) struct GiveWay {
 /// A stretch of a formation's path as a polyline, with each point's arc length from the
 /// anchor (negative behind it).
 #[derive(Clone, Copy, Debug)]
-struct Track {
+pub(super) struct Track {
     points: [Vec2; TRACK_POINTS],
     arc: [f32; TRACK_POINTS],
     len: usize,
@@ -231,7 +231,8 @@ fn first_within(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, d: f32) -> Option<f32> {
 }
 
 /// A root as right of way sees it.
-struct Mover {
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Mover {
     track: Track,
     /// Half the depth: the front is this far ahead of the anchor, the rear as far behind.
     half_depth: f32,
@@ -265,8 +266,25 @@ impl RootIndex {
     /// Whom moving formation `a` gives way to (see the module doc), and the speed it keeps:
     /// the tightest of the caps every formation that goes before it sets. Needs
     /// [`Self::index_all`].
-    pub(super) fn give_way(&self, a: &RootEntry, formations: &Formations) -> Option<GiveWay> {
-        let me = Mover::of(a, formations)?;
+    /// Every root's [`Mover`] this tick, by its place among the roots: each is read by every
+    /// nearby root's [`Self::give_way`], so it is made once (no allocation once warm).
+    pub(super) fn cache_movers(&mut self, formations: &Formations) {
+        self.movers_of.clear();
+        self.movers_of.resize(self.entries.len(), None);
+        for e in &self.entries {
+            if let Some(m) = self.movers_of.get_mut(e.root() as usize) {
+                *m = Mover::of(e, formations);
+            }
+        }
+    }
+
+    /// Root `e`'s cached [`Mover`] (see [`Self::cache_movers`]).
+    fn mover(&self, e: &RootEntry) -> Option<Mover> {
+        self.movers_of.get(e.root() as usize).copied().flatten()
+    }
+
+    pub(super) fn give_way(&self, a: &RootEntry) -> Option<GiveWay> {
+        let me = self.mover(a)?;
         let reach = me.half_depth + (me.cruise * LOOK_AHEAD).max(MIN_AHEAD);
         // Another's track lies within its own reach (at most the largest extent plus the
         // fastest root's look-ahead) of its anchor.
@@ -280,7 +298,7 @@ impl RootIndex {
             if b.id == a.id || !b.moving {
                 return;
             }
-            let Some(other) = Mover::of(b, formations) else {
+            let Some(other) = self.mover(b) else {
                 return;
             };
             let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;

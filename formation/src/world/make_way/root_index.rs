@@ -106,7 +106,7 @@ impl RootEntry {
 /// for passing.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RootIndex {
-    entries: Vec<RootEntry>,
+    pub(super) entries: Vec<RootEntry>,
     /// Whether `entries` holds every root it was read from (so it can be refreshed in place).
     complete: bool,
     /// Every root (built by [`Self::index_all`]).
@@ -115,6 +115,8 @@ pub(crate) struct RootIndex {
     headings: [Strips; HEADINGS],
     /// The movers' indices into `entries`, grouped by heading class.
     movers: Vec<u32>,
+    /// Each root's tracks for right of way this tick, by its place among the roots.
+    pub(super) movers_of: Vec<Option<super::right_of_way::Mover>>,
     /// Largest half-extent length among the roots.
     max_reach: f32,
     /// Largest anchor speed among the roots.
