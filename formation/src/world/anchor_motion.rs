@@ -134,18 +134,7 @@ impl World {
                             turn_towards(f.anchor.orientation, dir, turn_rate * dt);
                     }
                 }
-                if last && dist < f.settings.arrival_radius.max(0.05) {
-                    if let Some(g) = f.goal {
-                        f.anchor.position = g;
-                    }
-                    f.anchor.velocity = Vec2::ZERO;
-                    f.path_index = f.path.len().saturating_sub(1);
-                    f.motion = if f.goal_facing.is_some() {
-                        Motion::Turning
-                    } else {
-                        Motion::Holding
-                    };
-                }
+                arrive_if_there(f, last, dist);
             }
         }
         if f.settings.anchor_mode == AnchorMode::Leader {
@@ -275,6 +264,25 @@ pub(super) fn path_velocity(f: &mut Formation, cruise: f32) -> (Vec2, bool, f32)
         cruise
     };
     (to.normalize_or_zero() * speed, last, dist)
+}
+
+/// Ends a move whose anchor is `dist` from its current path point when that is the `last` one
+/// and within the arrival radius: the anchor stands on the goal and the formation turns to
+/// the facing asked for, or holds.
+pub(super) fn arrive_if_there(f: &mut Formation, last: bool, dist: f32) {
+    if !(last && dist < f.settings.arrival_radius.max(0.05)) {
+        return;
+    }
+    if let Some(g) = f.goal {
+        f.anchor.position = g;
+    }
+    f.anchor.velocity = Vec2::ZERO;
+    f.path_index = f.path.len().saturating_sub(1);
+    f.motion = if f.goal_facing.is_some() {
+        Motion::Turning
+    } else {
+        Motion::Holding
+    };
 }
 
 /// The leader's own target in leader mode: a point ahead on the path.

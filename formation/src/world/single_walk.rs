@@ -11,7 +11,7 @@
 use cohort_steering::Vec2;
 
 use super::World;
-use super::anchor_motion::{path_velocity, turn_towards};
+use super::anchor_motion::{arrive_if_there, path_velocity, turn_towards};
 use super::detours::PLAN_RESERVE;
 use super::terrain::Terrain;
 use crate::formation::{Formation, Member, Motion};
@@ -87,18 +87,7 @@ pub(super) fn walk_single(
     if dir != Vec2::ZERO && desired.length() > 0.05 * cruise.max(0.01) {
         f.anchor.orientation = turn_towards(f.anchor.orientation, dir, turn_rate * dt);
     }
-    if last && dist < f.settings.arrival_radius.max(0.05) {
-        if let Some(g) = f.goal {
-            f.anchor.position = g;
-        }
-        f.anchor.velocity = Vec2::ZERO;
-        f.path_index = f.path.len().saturating_sub(1);
-        f.motion = if f.goal_facing.is_some() {
-            Motion::Turning
-        } else {
-            Motion::Holding
-        };
-    }
+    arrive_if_there(f, last, dist);
     lost
 }
 
