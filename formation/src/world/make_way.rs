@@ -6,7 +6,9 @@
 //!   mover's rear to a few metres ahead of its front, have their slot targets moved aside,
 //!   perpendicular to the mover's heading, to the nearer edge of the lane. Once the mover has
 //!   passed, their slots are the pattern's again and the formation closes behind it. Nothing
-//!   changes in the unit stage: members simply steer to the moved slots.
+//!   changes in the unit stage: members simply steer to the moved slots. A single on the
+//!   move is never moved aside: it walks its own path from where it stands (see
+//!   `single_walk.rs`), and avoidance takes it round the mover.
 //! - **Queueing.** A moving top-level formation with another one ahead of it in its lane,
 //!   going its way, keeps a gap behind it (see `make_way/following.rs`).
 //! - **Right of way.** Of two moving top-level formations whose paths meet ahead at an angle

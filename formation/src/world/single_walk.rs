@@ -46,9 +46,11 @@ pub(super) fn walk_single(
 ) -> bool {
     let mut lost = false;
     let cruise = f.slowest_speed * f.cruise_fraction();
-    // One line-of-sight test a tick at most: the waypoint after the next, when there is one.
+    // The unit's radius (a single's half-width).
+    let radius = f.half_extent.y.max(0.0);
+    // Skipping ahead costs one line-of-sight test a tick, while there is a waypoint after the
+    // next; the way back below costs up to two more, only for a unit pushed off its path.
     if f.path_index + 1 < f.path.len() {
-        let radius = f.half_extent.y.max(0.0);
         if terrain.line_of_sight(unit, f.path[f.path_index + 1], radius) {
             f.path_index += 1;
         }
@@ -64,7 +66,6 @@ pub(super) fn walk_single(
     // nearest point.
     let idx = f.path_index.min(f.path.len().saturating_sub(1));
     if let (Some(&to), Some(&from)) = (f.path.get(idx), f.path.get(idx.saturating_sub(1))) {
-        let radius = f.half_extent.y.max(0.0);
         let on_leg = closest_on_segment(from, to, unit);
         if (unit - on_leg).length() > radius && !terrain.line_of_sight(unit, to, radius) {
             let along = (to - from).normalize_or_zero();
