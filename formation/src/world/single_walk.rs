@@ -50,10 +50,11 @@ pub(super) fn walk_single(
     let radius = f.half_extent.y.max(0.0);
     // Skipping ahead costs one line-of-sight test a tick, while there is a waypoint after the
     // next; the way back below costs up to two more, only for a unit pushed off its path.
-    if f.path_index + 1 < f.path.len() {
-        if terrain.line_of_sight(unit, f.path[f.path_index + 1], radius) {
-            f.path_index += 1;
-        }
+    if f.path
+        .get(f.path_index + 1)
+        .is_some_and(|&next| terrain.line_of_sight(unit, next, radius))
+    {
+        f.path_index += 1;
     }
     f.anchor.position = unit;
     let (desired, last, dist) = path_velocity(f, cruise);
