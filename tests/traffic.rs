@@ -95,7 +95,6 @@ fn blocks_squads_cross_as_fast_as_rvo2_singles() {
 }
 
 #[test]
-#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn corridor_head_on_formations_pass_each_other() {
     flows("corridor_head_on", Limit::FreeWalk(Some(16.0)));
 }

@@ -209,6 +209,10 @@ pub struct Formation {
     /// again: no allocation when a formation closes up and opens out).
     #[serde(default)]
     pub(crate) narrowed: Option<ValidPattern>,
+    /// The oncoming formation it is passing in a passage too narrow for both side by side,
+    /// and the width it narrows to meanwhile (`None` when it is not; updated every tick).
+    #[serde(default)]
+    pub(crate) narrow_pass: Option<(FormationId, f32)>,
 }
 
 fn zero() -> Vec2 {
@@ -252,6 +256,7 @@ impl Formation {
             follow_speed: None,
             give_way: None,
             narrowed: None,
+            narrow_pass: None,
         }
     }
 

@@ -20,6 +20,39 @@ const SETTLE_DISTANCE: f32 = 0.02;
 const SETTLE_SPEED: f32 = 0.05;
 
 impl World {
+    /// The mean lag of formation `id`'s unit members, `lag` as tallied, leaving out the
+    /// members whose slot target lies in an obstacle (a wide pattern beside a block, or past
+    /// the map's edge): they cannot reach it, and counting them would slow the anchor to a
+    /// stop, holding the whole formation (and whoever gives way to it) where it is. Looked
+    /// at only when the formation lags more than its tolerance, which is rare.
+    fn lag_of_reachable(&self, id: FormationId, lag: f32) -> f32 {
+        let Some(f) = self.formations.get(id) else {
+            return lag;
+        };
+        if !(lag > f.settings.lag_tolerance) || f.motion != Motion::Moving {
+            return lag;
+        }
+        let map = self.terrain.valid_map();
+        let (mut sum, mut count) = (0.0f32, 0usize);
+        for m in &f.members {
+            let Member::Unit(u) = *m else {
+                return lag;
+            };
+            let Some(unit) = self.units.get(u) else {
+                continue;
+            };
+            let Some(t) = unit.slot_target else {
+                continue;
+            };
+            if map.is_blocked(t.position, unit.body.radius) {
+                continue;
+            }
+            sum += (t.position - unit.body.position).length();
+            count += 1;
+        }
+        if count > 0 { sum / count as f32 } else { 0.0 }
+    }
+
     /// Moves formation `id`'s anchor one tick; `stats` are its members' `(p_c, v_c, mean lag)`
     /// (from the stage's member tallies).
     pub(super) fn move_anchor(
@@ -29,6 +62,7 @@ impl World {
         dt: f32,
     ) {
         let (p_c, v_c, lag) = stats;
+        let lag = self.lag_of_reachable(id, lag);
         let leader = self.leader_of(id);
         // A single that lost sight of its path, and where it stands.
         let mut lost = None;
@@ -128,8 +162,11 @@ impl World {
                     }
                 }
                 f.anchor.position = next;
-                if let Some(dir) = f.anchor.velocity.try_normalize() {
-                    if f.anchor.velocity.length() > 0.05 * base.max(0.01) {
+                // It faces its way along the path, not its sidestep: a column many ranks deep
+                // turned by a sidestep would sweep its rear across the passage.
+                let along = f.anchor.velocity - f.pass_velocity;
+                if let Some(dir) = along.try_normalize() {
+                    if along.length() > 0.05 * base.max(0.01) {
                         f.anchor.orientation =
                             turn_towards(f.anchor.orientation, dir, turn_rate * dt);
                     }

@@ -58,18 +58,32 @@ impl World {
         let Self {
             formations,
             scratch,
+            formation_nav,
+            terrain,
+            settings,
             ..
         } = self;
+        let map = formation_nav
+            .valid_map(terrain.map(), settings.small_obstacle_radius)
+            .unwrap_or(terrain.valid_map());
         let index = &mut scratch.roots_index;
         index.update(&scratch.roots, formations);
         index.index_headings();
         index.index_all();
         index.cache_movers(formations);
         for a in index.entries() {
-            let v = match a.lane {
+            let (v, oncoming) = match a.lane {
                 Some(lane) => index.passing_velocity(a, &lane),
-                None => Vec2::ZERO,
+                None => (Vec2::ZERO, None),
             };
+            // Found again this tick, or kept while the one it passes is still alongside (its
+            // lane, read from its speed, comes and goes as its ranks close up).
+            let narrow_pass = oncoming
+                .and_then(|b| Some((b, pass_width(formations, a.id, b, map)?)))
+                .or_else(|| {
+                    let kept = formations.get(a.id)?.narrow_pass?;
+                    still_passing(formations, a.id, kept.0).then_some(kept)
+                });
             let follow = index.following_speed(a);
             let give = index.give_way(a);
             let follow = match (follow, give) {
@@ -80,6 +94,7 @@ impl World {
                 f.pass_velocity = v;
                 f.follow_speed = follow;
                 f.give_way = give.map(|g| g.to);
+                f.narrow_pass = narrow_pass;
             }
         }
     }
@@ -265,30 +280,77 @@ impl Lane {
 }
 
 /// The room formation `b` leaves `a` (moving in `lane`) to its right: half what they lack to
-/// pass side by side if `b` comes the other way (headings at least 120 degrees apart), ahead
-/// of `a` and within [`PASS_HORIZON`] of the two closing; `None` if it does not.
+/// pass side by side if `b` comes the other way (headings at least 120 degrees apart), from
+/// [`PASS_HORIZON`] of the two closing ahead of `a` until their rears are past each other;
+/// `None` if it does not.
 fn pass_shift(a: &RootEntry, lane: &Lane, b: &RootEntry) -> Option<f32> {
     if b.id == a.id || !b.moving {
         return None;
     }
     let rel = b.position - a.position;
-    if rel.dot(lane.forward) <= 0.0 || b.velocity.dot(lane.forward) >= 0.0 {
+    if b.velocity.dot(lane.forward) >= 0.0 {
         return None;
     }
     let other = b.lane?;
     if lane.forward.dot(other.forward) > -0.5 {
         return None;
     }
+    // Until the two rears are past each other: formations alongside each other stay apart.
     let along = rel.dot(lane.forward);
     let closing = (a.velocity - b.velocity).dot(lane.forward);
     let horizon = closing.max(0.0) * PASS_HORIZON + lane.behind + other.behind;
-    if along <= 0.0 || along > horizon {
+    if along < -(lane.behind + other.behind) || along > horizon {
         return None;
     }
     // b's offset to a's left; both keep right, so each needs half the missing room.
     let lat = rel.dot(lane.left);
     let need = lane.half_width + other.half_width + PASS_MARGIN;
     (lat.abs() < need).then_some(0.5 * (need - lat))
+}
+
+/// The width formation `a` narrows to while it passes the oncoming `b` (see
+/// `narrows.rs`): where the passage along `a`'s path up to `b` is too narrow for both
+/// patterns side by side with [`PASS_MARGIN`] between them, each takes half of what the
+/// margin leaves; `None` where both fit (or `a` is a single unit, which has nothing to close
+/// up).
+fn pass_width(
+    formations: &slotmap::SlotMap<crate::ids::FormationId, crate::formation::Formation>,
+    a: crate::ids::FormationId,
+    b: crate::ids::FormationId,
+    map: &cohort_pathing::ValidMap,
+) -> Option<f32> {
+    let (fa, fb) = (formations.get(a)?, formations.get(b)?);
+    if fa.is_single() {
+        return None;
+    }
+    let half_width =
+        |f: &crate::formation::Formation| 0.5 * f.base_pattern().width(f.members.len().max(1));
+    let need = 2.0 * (half_width(fa) + half_width(fb)) + PASS_MARGIN;
+    let ahead = (fb.anchor.position - fa.anchor.position).length();
+    let room = super::narrows::passage_room(fa, map, ahead, need);
+    (room < need).then(|| (0.5 * (room - PASS_MARGIN)).max(0.0))
+}
+
+/// Whether moving formation `a` is still passing `b`: `b` is moving the other way and its
+/// rear is not yet past `a`'s.
+fn still_passing(
+    formations: &slotmap::SlotMap<crate::ids::FormationId, crate::formation::Formation>,
+    a: crate::ids::FormationId,
+    b: crate::ids::FormationId,
+) -> bool {
+    use crate::formation::Motion;
+    let (Some(fa), Some(fb)) = (formations.get(a), formations.get(b)) else {
+        return false;
+    };
+    if fa.motion != Motion::Moving || fb.motion != Motion::Moving {
+        return false;
+    }
+    let forward = fa.anchor.orientation;
+    if !(fb.anchor.orientation.dot(forward) < -0.5) {
+        return false;
+    }
+    let along = (fb.anchor.position - fa.anchor.position).dot(forward);
+    along > -(fa.half_extent.x.abs() + fb.half_extent.x.abs() + LANE_BEHIND)
 }
 
 /// The sideways velocity that shifts formation `a` (moving in `lane`) by `shift` metres to its

@@ -25,16 +25,32 @@ impl World {
         let depth = f.base_pattern.depth(n).max(f.pattern().depth(n));
         let ahead = 0.5 * depth + 6.0;
         let narrow = path_narrower_near(f, ahead, depth + 2.0);
-        if narrow && !f.in_column && f.motion == Motion::Moving {
-            let width = self.passage_width_ahead(id, ahead, depth + 2.0);
+        // Passing an oncoming formation where both do not fit side by side (see
+        // `make_way.rs`): it closes up to its half of the passage.
+        let passing = f
+            .narrow_pass
+            .map(|(_, w)| w)
+            .filter(|&w| w < f.base_pattern.width(n) && f.motion == Motion::Moving);
+        // Already closed up, but wider than the half it now has: closes up further.
+        let too_wide = |f: &Formation, w: f32| f.narrowed.as_ref().is_some_and(|p| p.width(n) > w);
+        let tighten = f.in_column && passing.is_some_and(|w| too_wide(f, w));
+        if (narrow || passing.is_some()) && (!f.in_column || tighten) && f.motion == Motion::Moving
+        {
+            let mut width = passing.unwrap_or(f32::INFINITY);
+            if narrow {
+                width = width.min(self.passage_width_ahead(id, ahead, depth + 2.0));
+            }
             let radius = self.largest_radius(id) + self.widest_child_half_width(id);
             let Some(f) = self.formations.get_mut(id) else {
                 return;
             };
-            f.narrowed = Some(f.base_pattern.narrowed(n, width, radius));
+            let closed = f.base_pattern.narrowed(n, width, radius);
+            if f.narrowed.as_ref() != Some(&closed) {
+                f.narrowed = Some(closed);
+                f.needs_assignment = true;
+            }
             f.in_column = true;
-            f.needs_assignment = true;
-        } else if f.in_column && (!narrow || f.motion != Motion::Moving) {
+        } else if f.in_column && ((!narrow && passing.is_none()) || f.motion != Motion::Moving) {
             // At the goal the narrow stretch may still be just behind: stand in the pattern
             // that was ordered if it fits here (checked every half second while it does not).
             if f.motion != Motion::Moving && !(self.tick % 15 == 0 && self.base_pattern_fits(id)) {
@@ -172,6 +188,62 @@ pub(super) fn narrow_stretches(
         out.push((a, s0));
     }
 }
+
+/// The width (at most `cap`) of the passage `f`'s path leads through from its anchor to
+/// `ahead` metres in front of it: the least, over points of the path every metre (at most
+/// [`MAX_ROOM_SAMPLES`] of them), of the free room square across the path on its left plus
+/// on its right. A path need not run down the middle of a passage: across it, not round it,
+/// is what two formations side by side must fit.
+pub(super) fn passage_room(
+    f: &Formation,
+    map: &cohort_pathing::ValidMap,
+    ahead: f32,
+    cap: f32,
+) -> f32 {
+    if f.path.len() < 2 || !(ahead >= 0.0) {
+        return cap;
+    }
+    let s = arc_length_at_anchor(f);
+    let steps = (ahead.ceil() as usize).clamp(1, MAX_ROOM_SAMPLES);
+    let mut least = cap;
+    for k in 0..=steps {
+        let at = s + ahead * (k as f32 / steps as f32);
+        let p = point_at(&f.path, at);
+        let across = (point_at(&f.path, at + 0.5) - point_at(&f.path, at - 0.5))
+            .normalize_or_zero()
+            .perp();
+        if across == Vec2::ZERO {
+            continue;
+        }
+        let width = free_run(map, p, across, cap) + free_run(map, p, -across, cap);
+        least = least.min(width);
+    }
+    least
+}
+
+/// How far (at most `cap`) one can go from `p` along the unit direction `dir` before meeting
+/// an obstacle, by steps as long as the clearance where each starts (which never step over
+/// one), at most [`FREE_RUN_STEPS`] of them.
+fn free_run(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
+    let mut t = 0.0f32;
+    for _ in 0..FREE_RUN_STEPS {
+        let c = map.clearance_capped(p + dir * t, cap - t);
+        if !(c > 0.05) {
+            break;
+        }
+        t += c;
+        if t >= cap {
+            return cap;
+        }
+    }
+    t.min(cap)
+}
+
+/// Most steps [`free_run`] takes.
+const FREE_RUN_STEPS: usize = 12;
+
+/// Most clearance samples [`passage_room`] takes.
+const MAX_ROOM_SAMPLES: usize = 48;
 
 /// Most clearance samples taken to measure a passage's width.
 const MAX_WIDTH_SAMPLES: usize = 512;

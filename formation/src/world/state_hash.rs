@@ -411,6 +411,7 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
         follow_speed,
         give_way,
         narrowed,
+        narrow_pass,
     } = f;
     let AnchorPoint {
         position,
@@ -455,6 +456,13 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
         None => h.write_u32(0),
     }
     write_option_key(*give_way, h);
+    match narrow_pass {
+        Some((b, w)) => {
+            h.write_u64(pair(1, w.to_bits()));
+            write_option_key(Some(*b), h);
+        }
+        None => h.write_u32(0),
+    }
     write_settings(settings, h);
     write_pattern(pattern.pattern(), h);
     write_pattern(base_pattern.pattern(), h);

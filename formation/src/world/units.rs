@@ -399,7 +399,23 @@ impl SteerContext<'_> {
             }
         }
         if !near_walls.is_empty() {
-            let f = wall_avoidance(&body, near_walls, self.walls);
+            // A unit closing on a goal that stands still, where it fits, feels no further
+            // than the goal: a slot beside a wall is reached, not held off by the wall beyond
+            // it. (A goal in the geometry keeps the full feelers: the unit is held off it.)
+            let capped;
+            let walls = if goal_velocity == Vec2::ZERO
+                && !self.terrain.valid_map().is_blocked(goal, body.radius)
+            {
+                let reach = (goal - body.position).length() + body.radius;
+                capped = WallAvoidanceParams {
+                    feeler_length: self.walls.feeler_length.min(reach),
+                    ..*self.walls
+                };
+                &capped
+            } else {
+                self.walls
+            };
+            let f = wall_avoidance(&body, near_walls, walls);
             acc.add_weighted(settings.wall_weight, f);
         }
         if !near_obstacles.is_empty() && !acc.is_spent() {

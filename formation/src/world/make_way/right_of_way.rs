@@ -2,9 +2,12 @@
 //! converging on one gap) take turns instead of pressing into each other.
 //!
 //! A formation's *track* is its planned path from its rear (half its depth behind the anchor)
-//! to [`LOOK_AHEAD`] seconds of cruise beyond its front. Two tracks *meet* where they come
-//! closer than the two formations' half-widths plus [`MEET_MARGIN`]; the meeting along each
-//! track is the first such point from its rear. Of the two, the one whose front reaches its
+//! to [`LOOK_AHEAD`] seconds of cruise beyond its front. The *meeting* along a track is its
+//! first point (from its rear) where the formation's front edge would come within
+//! [`MEET_MARGIN`] of the other formation's side: closer to the other's track than the
+//! other's half-width plus the margin, plus its own half-width times the cosine of the
+//! angle between the tracks (nothing for a square crossing, where the edge's centre
+//! arrives first; all of it for a shallow one, where a corner does). Of the two, the one whose front reaches its
 //! meeting first at its cruise speed goes first (a front already at or past the meeting counts
 //! as first; ties go to the lower key); the other slows so that its front comes to
 //! [`STOP_GAP`] short of the meeting no sooner than the first one's rear clears it at its
@@ -149,20 +152,35 @@ impl Track {
         (lo, hi)
     }
 
-    /// The arc length of the first point along this track closer than `d` to `other` where
-    /// the two run at an angle (neither the same way nor head-on). Pairs of legs that run the same way or head-on, or whose
-    /// boxes lie further than `d` apart, are passed over at the cost of a comparison.
-    fn first_meeting(&self, other: &Track, d: f32) -> Option<f32> {
+    /// Where along this track a formation `own` wide (half-width) first comes within `margin`
+    /// of one `theirs` wide walking `other`, where the two run at an angle (neither the same
+    /// way nor head-on): the arc length of the first point closer than
+    /// `d = theirs + margin + own |cos|` to `other`, `cos` being that of the angle between
+    /// the two legs (a front edge crossing the other's track square on reaches it with its
+    /// centre; at a slant, its leading corner first), and that `d`. Pairs of legs that run the
+    /// same way or head-on, or whose boxes lie further than `own + theirs + margin` apart, are
+    /// passed over at the cost of a comparison.
+    fn first_meeting(
+        &self,
+        other: &Track,
+        own: f32,
+        theirs: f32,
+        margin: f32,
+    ) -> Option<(f32, f32)> {
+        let most = own + theirs + margin;
         let (lo, hi) = self.bounds();
         let (olo, ohi) = other.bounds();
-        if (lo - Vec2::splat(d)).cmpgt(ohi).any() || (olo - Vec2::splat(d)).cmpgt(hi).any() {
+        if (lo - Vec2::splat(most)).cmpgt(ohi).any() || (olo - Vec2::splat(most)).cmpgt(hi).any() {
             return None;
         }
         for i in 1..self.len {
             let (a0, a1) = (self.points[i - 1], self.points[i]);
             let dir_a = (a1 - a0).normalize_or_zero();
-            let (alo, ahi) = (a0.min(a1) - Vec2::splat(d), a0.max(a1) + Vec2::splat(d));
-            let mut best: Option<f32> = None;
+            let (alo, ahi) = (
+                a0.min(a1) - Vec2::splat(most),
+                a0.max(a1) + Vec2::splat(most),
+            );
+            let mut best: Option<(f32, f32)> = None;
             for j in 1..other.len {
                 let (b0, b1) = (other.points[j - 1], other.points[j]);
                 if alo.cmpgt(b0.max(b1)).any() || b0.min(b1).cmpgt(ahi).any() {
@@ -172,12 +190,15 @@ impl Track {
                 if !(HEAD_ON_COS..=SAME_WAY_COS).contains(&cos) {
                     continue;
                 }
+                let d = theirs + margin + own * cos.abs();
                 if let Some(t) = first_within(a0, a1, b0, b1, d) {
-                    best = Some(best.map_or(t, |bt| bt.min(t)));
+                    if best.is_none_or(|(bt, _)| t < bt) {
+                        best = Some((t, d));
+                    }
                 }
             }
-            if let Some(t) = best {
-                return Some(self.arc[i - 1] + t * (self.arc[i] - self.arc[i - 1]));
+            if let Some((t, d)) = best {
+                return Some((self.arc[i - 1] + t * (self.arc[i] - self.arc[i - 1]), d));
             }
         }
         None
@@ -301,11 +322,18 @@ impl RootIndex {
             let Some(other) = self.mover(b) else {
                 return;
             };
-            let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
-            let Some(sa) = me.track.first_meeting(&other.track, d) else {
+            let (own, theirs) = (a.half_extent.y.abs(), b.half_extent.y.abs());
+            let d = own + theirs + MEET_MARGIN;
+            let Some((sa, _)) = me
+                .track
+                .first_meeting(&other.track, own, theirs, MEET_MARGIN)
+            else {
                 return;
             };
-            let Some(sb) = other.track.first_meeting(&me.track, d) else {
+            let Some((sb, db)) = other
+                .track
+                .first_meeting(&me.track, theirs, own, MEET_MARGIN)
+            else {
                 return;
             };
             // Each in the other's way ahead: one route walked both ways (passing's business,
@@ -322,10 +350,10 @@ impl RootIndex {
             if !first {
                 return;
             }
-            // Seconds until the other's rear clears the meeting (its band is about `2 d`
+            // Seconds until the other's rear clears the meeting (its band is about `2 db`
             // long), at its cruise speed; the front comes to its stop line no sooner, so a
             // formation that is early slows instead of stopping.
-            let clear = (sb + other.half_depth + 2.0 * d) / other.cruise.max(0.01);
+            let clear = (sb + other.half_depth + 2.0 * db) / other.cruise.max(0.01);
             let gap = sa - me.half_depth - STOP_GAP;
             let speed = (gap / clear.max(STOP_TIME)).max(0.0);
             if out.is_none_or(|g| speed < g.speed) {

@@ -90,7 +90,14 @@ impl RootEntry {
             half_extent: f.half_extent,
             moving,
             single: f.is_single(),
-            lane: Lane::new(position, velocity, f.half_extent, moving),
+            lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
+                // Narrowing to pass an oncoming formation: it passes in the width it is
+                // closing up to (the ranks take a few seconds to form).
+                if let Some((_, w)) = f.narrow_pass {
+                    lane.half_width = lane.half_width.min(0.5 * w);
+                }
+                lane
+            }),
             follow_gap: f.settings.follow_gap,
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
@@ -255,8 +262,13 @@ impl RootIndex {
     /// formations: the largest [`pass_shift`] among all the roots, looking only at the
     /// movers whose heading can oppose `a`'s and that lie within `r` of it: `along` is at
     /// most the closing speed (`lane.speed` plus the fastest root's) times the horizon plus
-    /// both `behind`s, and `|lat|` at most both half-widths plus the margin.
-    pub(super) fn passing_velocity(&self, a: &RootEntry, lane: &Lane) -> Vec2 {
+    /// both `behind`s, and `|lat|` at most both half-widths plus the margin. Also the
+    /// oncoming formation that asks for the largest shift, if any.
+    pub(super) fn passing_velocity(
+        &self,
+        a: &RootEntry,
+        lane: &Lane,
+    ) -> (Vec2, Option<FormationId>) {
         let r = (lane.speed + self.max_speed) * PASS_HORIZON
             + lane.behind
             + lane.half_width
@@ -270,6 +282,7 @@ impl RootIndex {
         // the result does not depend on when the entry was classed).
         let heading = heading_class(lane.forward);
         let mut shift: f32 = 0.0;
+        let mut oncoming = None;
         for (h, strips) in self.headings.iter().enumerate() {
             if !may_oppose(heading, h as u8) {
                 continue;
@@ -280,12 +293,15 @@ impl RootIndex {
                 (at.y - r, at.y + r),
                 |b| {
                     if let Some(s) = pass_shift(a, lane, b) {
+                        if oncoming.is_none() || s > shift {
+                            oncoming = Some(b.id);
+                        }
                         shift = shift.max(s);
                     }
                 },
             );
         }
-        super::passing_velocity(lane, shift)
+        (super::passing_velocity(lane, shift), oncoming)
     }
 
     /// Calls `visit` with every root whose anchor lies within the square of half-side `r`
