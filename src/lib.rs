@@ -12,7 +12,7 @@ pub use cohort_formation as formation;
 /// The vector type of every crate: 2D, `f32` (glam's).
 pub use cohort_steering::Vec2;
 
-pub use cohort_formation::{Pattern, PatternKind};
+pub use cohort_formation::{Pattern, PatternKind, ValidPattern};
 
 /// The `mint` interoperability types (feature `mint`): [`Vec2`] converts to and from
 /// `mint::Vector2<f32>` with `.into()`, and so does the `Vec2` of any glam version built with
@@ -24,8 +24,9 @@ pub use cohort_steering::mint;
 pub mod prelude {
     pub use cohort_formation::{
         FormationId, FormationSettings, FormationSpec, FormationStatus, Member, Motion, Order,
-        Pattern, PatternKind, UnitId, UnitOptions, UnitRef, World, WorldError, WorldSettings,
-        pattern::Role,
+        Pattern, PatternKind, UnitId, UnitOptions, UnitRef, ValidPattern, World, WorldError,
+        WorldSettings,
+        pattern::{PatternError, Role},
     };
     pub use cohort_pathing::Map;
     pub use cohort_steering::{Body, Vec2};

@@ -158,7 +158,9 @@ fn casualties_mid_move_are_reassigned_and_survivors_arrive() {
     }
 }
 
-/// An order carrying an invalid pattern is refused with a reason, not silently ignored.
+/// A bad pattern makes no order: it is refused with a reason when the order is made, never
+/// silently ignored later; a valid one given with a move is the formation's pattern once the
+/// order takes effect.
 #[test]
 fn order_with_bad_pattern_is_refused() {
     let map = Map::with_bounds(Vec2::ZERO, Vec2::new(40.0, 40.0));
@@ -167,12 +169,18 @@ fn order_with_bad_pattern_is_refused() {
         spacing: f32::NAN,
         ..Pattern::for_radius(PatternKind::Wedge, 0.5)
     };
-    assert!(world.order(f, Order::ChangePattern(bad.clone())).is_err());
+    let e = Order::change_pattern(bad.clone()).unwrap_err();
+    assert!(e.to_string().contains("spacing"), "{e}");
+    assert!(bad.validate().is_err());
+    let wedge = Pattern::for_radius(PatternKind::Wedge, 0.5);
     let mv = Order::MoveTo {
         goal: Vec2::new(30.0, 20.0),
         facing: None,
-        pattern: Some(bad),
+        pattern: Some(wedge.validate().expect("valid")),
         at_slowest: true,
     };
-    assert!(world.order(f, mv).is_err());
+    world.order(f, mv).expect("order");
+    world.step(1.0 / 30.0);
+    let now = world.formation(f).expect("formation").pattern().pattern();
+    assert_eq!(*now, wedge);
 }

@@ -16,7 +16,7 @@ fn a_change_of_pattern_to_a_squad_is_carried_out_inside_its_platoon() {
     let squad = p.squads[1];
     let column = Pattern::for_radius(PatternKind::Column, 0.5);
     p.world
-        .order(squad, Order::ChangePattern(column))
+        .order(squad, Order::change_pattern(column).expect("valid"))
         .expect("a member takes a change of pattern");
     let arrived = step_until(&mut p.world, 900, |w| {
         w.formation_status(p.platoon) == Ok(FormationStatus::Arrived)

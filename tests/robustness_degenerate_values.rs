@@ -5,7 +5,7 @@
 
 mod robustness_support;
 
-use cohort::formation::pattern::{Pattern, PatternKind, Role, Slot};
+use cohort::formation::pattern::{Pattern, PatternKind, Role, Slot, ValidPattern};
 use cohort::formation::world::{MAX_STEP, MAX_SUBSTEPS};
 use cohort::formation::{FormationSpec, Member, Order, World, WorldError, WorldSettings};
 use cohort::pathing::Map;
@@ -116,26 +116,28 @@ fn a_pattern_without_slots_is_refused() {
     let f = w
         .add_formation(spec(PatternKind::Line), None, Vec2::ONE, Vec2::X)
         .unwrap();
-    assert!(w.order(f, Order::ChangePattern(empty.clone())).is_err());
-    let with_empty = Order::MoveTo {
-        goal: Vec2::splat(5.0),
-        facing: None,
-        pattern: Some(empty),
-        at_slowest: true,
-    };
-    assert!(w.order(f, with_empty).is_err());
+    // An order holds only a validated pattern: a bad one makes no order, and an order read
+    // from text with one in it does not deserialize (so it never reaches the world).
+    assert!(Order::change_pattern(empty.clone()).is_err());
+    let e = ron::from_str::<Order>("MoveTo(goal: (5.0, 5.0), pattern: Some((kind: Custom([]))))")
+        .unwrap_err();
+    assert!(e.to_string().contains("at least one slot"), "{e}");
     for spacing in [0.0, -1.0, f32::NAN, f32::INFINITY] {
         let p = Pattern {
             spacing,
             ..Pattern::default()
         };
-        assert!(w.order(f, Order::ChangePattern(p)).is_err(), "{spacing}");
+        assert!(ValidPattern::try_from(p).is_err(), "{spacing}");
     }
     let nan_slot = Pattern {
         kind: PatternKind::Custom(vec![Slot::new(Vec2::NAN, Role::Any)]),
         ..Pattern::default()
     };
-    assert!(w.order(f, Order::ChangePattern(nan_slot)).is_err());
+    assert!(Order::change_pattern(nan_slot).is_err());
+    // The same text with a valid pattern is an order the world takes.
+    let good = ron::from_str::<Order>("MoveTo(goal: (5.0, 5.0), pattern: Some((kind: Wedge)))")
+        .expect("a valid pattern");
+    w.order(f, good).expect("a valid order");
 }
 
 /// Bad values are refused with an error, never stored: NaN or negative bodies, NaN and

@@ -209,6 +209,48 @@ fn enormous_files_are_refused_before_they_are_read() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A bad pattern inside an order (`MoveTo`'s or `ChangePattern`'s, inline or a kind with
+/// nothing to lay out) is an error of the order's `pattern` field that says what is wrong; a
+/// good one is accepted.
+#[test]
+fn a_bad_pattern_in_an_order_is_named_by_field() {
+    let cases: &[(&str, &str)] = &[
+        (
+            "MoveTo(goal: (20.0, 10.0), pattern: Inline((kind: Line, spacing: -1.0)))",
+            "spacing must be finite and > 0, got -1",
+        ),
+        (
+            "MoveTo(goal: (20.0, 10.0), pattern: Kind(Ranks(0)))",
+            "Ranks of at least 1 abreast",
+        ),
+        (
+            "ChangePattern(Inline((kind: Custom([]))))",
+            "a custom pattern needs at least one slot",
+        ),
+        (
+            "ChangePattern(Kind(Custom([(facing: (0.0, 0.0))])))",
+            "slot 0: facing must not be the zero vector",
+        ),
+    ];
+    for (order, why) in cases {
+        let text = GOOD.replace("MoveTo(goal: (20.0, 10.0))", order);
+        assert_ne!(text, GOOD, "{order}");
+        let m = message(&text);
+        assert!(
+            m.starts_with("bad.ron: timeline[0].order.pattern: ") && m.contains(why),
+            "{order}: {m}"
+        );
+    }
+    for good in [
+        "MoveTo(goal: (20.0, 10.0), pattern: Inline((kind: Wedge, spacing: 2.0)))",
+        "MoveTo(goal: (20.0, 10.0), pattern: Kind(Ranks(2)))",
+        "ChangePattern(Kind(Custom([(offset: (1.0, 0.0)), (offset: (0.0, 1.0))])))",
+    ] {
+        load(&GOOD.replace("MoveTo(goal: (20.0, 10.0))", good))
+            .unwrap_or_else(|e| panic!("{good}: {e}"));
+    }
+}
+
 #[test]
 fn nan_and_infinity_anywhere_are_named_by_field() {
     let cases: &[(&str, &str, &str)] = &[

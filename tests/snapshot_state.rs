@@ -1,10 +1,11 @@
 //! State hashes and state snapshots of the world: the hash allocates nothing and sees every
 //! part of the state and the map; a binary snapshot of a 10,000-unit army restores exactly;
-//! crafted snapshots (a cycle in the formation tree, a NaN goal) are refused, naming what.
+//! crafted snapshots (a cycle in the formation tree, a NaN goal, a bad pattern in an order) are
+//! refused, naming what.
 
 use cohort::formation::army::{ArmySpec, build_army};
 use cohort::formation::world::{MAX_STEP, SnapshotFormat};
-use cohort::formation::{FormationSpec, Member, Order, World, WorldSettings};
+use cohort::formation::{FormationSpec, Member, Order, Pattern, PatternKind, World, WorldSettings};
 use cohort::pathing::Map;
 use cohort::steering::{Body, Vec2};
 
@@ -196,4 +197,41 @@ fn a_nan_goal_in_a_pending_order_or_a_formation_is_refused_naming_it() {
     assert!(err.contains("formations") && err.contains("goal"), "{err}");
     // The state as saved loads.
     w.clone().load_state(text.as_bytes()).unwrap();
+}
+
+/// A pending order's pattern is checked as the snapshot is read, like the order itself when
+/// it was given: a crafted bad spacing is refused, saying what is wrong, and the world is left
+/// as it was.
+#[test]
+fn a_bad_pattern_in_a_pending_order_is_refused() {
+    let (mut w, p) = platoon(40.0);
+    let column = Pattern {
+        spacing: 1.234_567_8,
+        ..Pattern::for_radius(PatternKind::Column, 0.5)
+    };
+    w.order(p, Order::change_pattern(column).unwrap()).unwrap();
+    let text = ron_state(&w);
+    let spacing = "spacing:1.2345678";
+    assert!(text.contains(spacing), "{text}");
+    let crafted = text.replace(spacing, "spacing:-1.0");
+    let mut target = w.clone();
+    let err = target
+        .load_state(crafted.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("spacing must be finite and > 0"), "{err}");
+    assert_eq!(target.state_hash(), w.state_hash(), "left as it was");
+    // Binary: the same float's bits replaced by a negative one's.
+    let bytes = w.to_binary_snapshot().unwrap();
+    let bits = 1.234_567_8f32.to_le_bytes();
+    let at = bytes.windows(4).position(|b| b == bits).unwrap();
+    let mut crafted = bytes.clone();
+    crafted[at..at + 4].copy_from_slice(&(-1.0f32).to_le_bytes());
+    assert!(target.load_state(&crafted).is_err());
+    assert_eq!(target.state_hash(), w.state_hash(), "left as it was");
+    // The state as saved loads, and the order takes effect.
+    target.load_state(text.as_bytes()).unwrap();
+    target.step(MAX_STEP);
+    let now = target.formation(p).unwrap().pattern().spacing();
+    assert_eq!(now, 1.234_567_8);
 }

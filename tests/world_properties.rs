@@ -306,10 +306,19 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
             pattern,
         } => {
             if let Some(f) = pick(formations, f.into()) {
+                let pattern = match pattern {
+                    Some(k) => Some(
+                        spec(kind(k))
+                            .pattern
+                            .validate()
+                            .map_err(|e| e.to_string())?,
+                    ),
+                    None => None,
+                };
                 let order = Order::MoveTo {
                     goal,
                     facing: None,
-                    pattern: pattern.map(|k| spec(kind(k)).pattern),
+                    pattern,
                     at_slowest,
                 };
                 give(world, f, order)?;
@@ -317,7 +326,9 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
         }
         Event::ChangePattern(f, k) => {
             if let Some(f) = pick(formations, f.into()) {
-                give(world, f, Order::ChangePattern(spec(kind(k)).pattern))?;
+                let order =
+                    Order::change_pattern(spec(kind(k)).pattern).map_err(|e| e.to_string())?;
+                give(world, f, order)?;
             }
         }
         Event::Face(f, d) => {

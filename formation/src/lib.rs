@@ -21,7 +21,7 @@ pub use error::WorldError;
 pub use formation::{Formation, FormationSettings, FormationSpec, Member, Motion, SlotTarget};
 pub use ids::{FormationId, UnitId};
 pub use order::Order;
-pub use pattern::{Pattern, PatternKind};
+pub use pattern::{Pattern, PatternKind, ValidPattern};
 pub use status::FormationStatus;
 pub use world::{
     AvoidanceReport, AvoidanceSettings, Binding, MAX_PENETRATION_ITERATIONS, Unit, UnitOptions,

@@ -3,11 +3,38 @@
 use cohort_steering::Vec2;
 use serde::{Deserialize, Serialize};
 
-use crate::pattern::Pattern;
+use crate::pattern::{Pattern, PatternError, ValidPattern};
 use crate::tactics::{OverwatchSettings, ValidPlaybook};
 
 /// An order given to a formation. Orders can arrive at any tick, including mid-move; the
 /// formation goes on from where it is.
+///
+/// Patterns and playbooks in an order are already validated ([`ValidPattern`],
+/// [`ValidPlaybook`]): made with [`Pattern::validate`] (or [`Order::change_pattern`]), or
+/// checked when the order is deserialized, where a bad one is an error of the deserializer.
+/// It serializes as the plain [`Pattern`] or [`crate::tactics::Playbook`], so text written
+/// by hand reads the same. [`check_order`] checks the rest.
+///
+/// ```
+/// use cohort_formation::{Order, Pattern, PatternKind, Vec2};
+///
+/// let wedge = Pattern::for_radius(PatternKind::Wedge, 0.5);
+/// let change = Order::change_pattern(wedge.clone()).unwrap();
+/// let advance = Order::MoveTo {
+///     goal: Vec2::new(40.0, 0.0),
+///     facing: None,
+///     pattern: Some(wedge.validate().unwrap()),
+///     at_slowest: true,
+/// };
+/// // A bad pattern never makes an order; the error says what is wrong.
+/// let bad = Pattern { spacing: -1.0, ..wedge };
+/// let e = Order::change_pattern(bad).unwrap_err();
+/// assert_eq!(e.to_string(), "spacing must be finite and > 0, got -1");
+/// // Read from text, the pattern is checked the same way.
+/// let text = "MoveTo(goal: (40.0, 0.0), pattern: Some((kind: Wedge, spacing: -1.0)))";
+/// assert!(ron::from_str::<Order>(text).is_err());
+/// # let _ = (change, advance);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Order {
     /// Move the formation's anchor to `goal` along a path, arriving facing `facing` (or the
@@ -18,17 +45,18 @@ pub enum Order {
         /// Final facing; `None` keeps the direction of the last path leg.
         #[serde(default)]
         facing: Option<Vec2>,
-        /// A new pattern for the move; `None` keeps the current one.
+        /// A new pattern for the move (validated); `None` keeps the current one.
         #[serde(default)]
-        pattern: Option<Pattern>,
+        pattern: Option<ValidPattern>,
         /// `true` (the default): the formation moves as one at the pace its slowest member
         /// can keep, holding the arrangement. `false`: every member runs at its own top speed
         /// to its final slot, and the arrangement forms at the goal.
         #[serde(default = "yes")]
         at_slowest: bool,
     },
-    /// Lay the formation out in another pattern (members are reassigned to the new slots).
-    ChangePattern(Pattern),
+    /// Lay the formation out in another pattern (validated; members are reassigned to the new
+    /// slots). [`Order::change_pattern`] makes one from a plain [`Pattern`].
+    ChangePattern(ValidPattern),
     /// Turn in place to face a direction.
     Face(Vec2),
     /// Stop where the formation is; it holds position without drifting or spinning (a running
@@ -98,7 +126,8 @@ impl Order {
         )
     }
 
-    /// A plain move to `goal`, keeping pattern and arrangement.
+    /// A plain move to `goal`, keeping pattern and arrangement, at the slowest member's pace
+    /// (`at_slowest: true`, the default of a deserialized [`Order::MoveTo`] too).
     pub fn move_to(goal: Vec2) -> Self {
         Order::MoveTo {
             goal,
@@ -107,10 +136,15 @@ impl Order {
             at_slowest: true,
         }
     }
+
+    /// [`Order::ChangePattern`] to `pattern`, validated ([`Pattern::validate`]).
+    pub fn change_pattern(pattern: Pattern) -> Result<Self, PatternError> {
+        Ok(Order::ChangePattern(pattern.validate()?))
+    }
 }
 
 /// Why [`check_order`] refused an order: the offending field of the order (`goal`, `facing`,
-/// `origin`, `threat`, `points`, `pattern`, `play`, `settings`) and what is wrong with it.
+/// `origin`, `threat`, `points`, `play`, `settings`) and what is wrong with it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OrderRefusal {
     /// The field of the order, as spelled in a scenario file.
@@ -131,9 +165,10 @@ pub const MAX_FORM_ALONG_SPAN: f32 = crate::pattern::MAX_EXTENT * 0.5;
 
 /// The checks of an order that do not depend on the world's state, made by
 /// [`crate::World::order`] and by scenario validation alike: every point within
-/// [`cohort_steering::limits::MAX_COORD`], every direction finite and non-zero, patterns
-/// valid, a play the playbook has, overwatch settings in range, and a drawn line of at most
-/// `MAX_POLYLINE_POINTS` points spanning at most [`MAX_FORM_ALONG_SPAN`].
+/// [`cohort_steering::limits::MAX_COORD`], every direction finite and non-zero, a play the
+/// playbook has, overwatch settings in range, and a drawn line of at most
+/// `MAX_POLYLINE_POINTS` points spanning at most [`MAX_FORM_ALONG_SPAN`]. Patterns and
+/// playbooks need no check here: an order holds only validated ones.
 pub fn check_order(order: &Order) -> Result<(), OrderRefusal> {
     use cohort_steering::limits::{check_coord, check_direction};
     let refuse = |field: &'static str| {
@@ -149,31 +184,14 @@ pub fn check_order(order: &Order) -> Result<(), OrderRefusal> {
         None => Ok(()),
     };
     match order {
-        Order::MoveTo {
-            goal,
-            facing,
-            pattern,
-            ..
-        } => {
+        Order::MoveTo { goal, facing, .. } => {
             check_coord("goal", *goal).map_err(refuse("goal"))?;
             facing_ok(facing)?;
-            if let Some(p) = pattern {
-                p.validate().map_err(|e| OrderRefusal {
-                    field: "pattern",
-                    why: e.to_string(),
-                })?;
-            }
-        }
-        Order::ChangePattern(p) => {
-            p.validate().map_err(|e| OrderRefusal {
-                field: "pattern",
-                why: e.to_string(),
-            })?;
         }
         Order::Face(f) => {
             check_direction("facing", *f).map_err(refuse("facing"))?;
         }
-        Order::Halt | Order::Cancel => {}
+        Order::ChangePattern(_) | Order::Halt | Order::Cancel => {}
         Order::RunPlay {
             playbook,
             play,
@@ -225,4 +243,48 @@ pub fn check_order(order: &Order) -> Result<(), OrderRefusal> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pattern::PatternKind;
+
+    /// One default for `at_slowest`: a move read from text without it, [`Order::move_to`] and
+    /// a drawn line read without it all march as one.
+    #[test]
+    fn at_slowest_defaults_to_true_everywhere() {
+        let read: Order = ron::from_str("MoveTo(goal: (1.0, 2.0))").unwrap();
+        assert_eq!(read, Order::move_to(Vec2::new(1.0, 2.0)));
+        let Order::MoveTo { at_slowest, .. } = read else {
+            panic!("{read:?}")
+        };
+        assert!(at_slowest);
+        let line: Order = ron::from_str("FormAlong(points: [(1.0, 2.0)])").unwrap();
+        let Order::FormAlong { at_slowest, .. } = line else {
+            panic!("{line:?}")
+        };
+        assert!(at_slowest);
+    }
+
+    /// An order's pattern is written as the plain pattern and read back through validation.
+    #[test]
+    fn patterns_in_orders_round_trip_as_plain_patterns() {
+        let column = Pattern::for_radius(PatternKind::Column, 0.5);
+        let order = Order::change_pattern(column.clone()).unwrap();
+        let text = ron::to_string(&order).unwrap();
+        assert_eq!(
+            text,
+            format!("ChangePattern({})", ron::to_string(&column).unwrap())
+        );
+        assert_eq!(ron::from_str::<Order>(&text).unwrap(), order);
+        let bad = text.replace("spacing:1.5", "spacing:0.0");
+        assert_ne!(bad, text);
+        let e = ron::from_str::<Order>(&bad).unwrap_err();
+        assert!(
+            e.to_string().contains("spacing must be finite and > 0"),
+            "{e}"
+        );
+        assert_eq!(check_order(&order), Ok(()));
+    }
 }

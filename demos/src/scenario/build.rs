@@ -141,12 +141,13 @@ impl Builder<'_> {
         Ok((valid, max_radius))
     }
 
+    /// The pattern an order to `for_node` names, validated.
     fn pattern_ref(
         &self,
         p: &PatternRef,
         for_node: &FormationNode,
-    ) -> Result<Pattern, ScenarioError> {
-        Ok(match p {
+    ) -> Result<ValidPattern, ScenarioError> {
+        match p {
             PatternRef::Kind(kind) => {
                 // Same spacing as the node's own pattern, new shape.
                 let (own, _) = self.pattern(for_node)?;
@@ -154,13 +155,15 @@ impl Builder<'_> {
                     kind: kind.clone(),
                     ..own.pattern().clone()
                 }
+                .validate()
+                .map_err(|e| self.err(format!("formation {:?}: {e}", for_node.name)))
             }
             _ => {
                 let mut n = for_node.clone();
                 n.pattern = p.clone();
-                self.pattern(&n)?.0.pattern().clone()
+                Ok(self.pattern(&n)?.0)
             }
-        })
+        }
     }
 
     /// Creates `node` and its subtree with the anchor at `position`, facing `facing`.

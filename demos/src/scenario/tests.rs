@@ -65,7 +65,7 @@ fn timeline_is_sorted_and_resolved() {
     };
     // `Kind(Column)` keeps the platoon's own spacing.
     let p = pattern.as_ref().unwrap();
-    assert_eq!(p.kind, cohort_formation::pattern::PatternKind::Column);
+    assert_eq!(*p.kind(), cohort_formation::pattern::PatternKind::Column);
     // Kill index 1 of bravo is the 5th unit spawned.
     let TimelineAction::Kill(ids) = &b.timeline.events[2].action else {
         panic!();

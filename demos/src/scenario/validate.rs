@@ -120,7 +120,15 @@ impl Checker<'_> {
 
     fn pattern(&mut self, field: &str, p: &PatternRef) -> Result<(), ScenarioError> {
         match p {
-            PatternRef::Kind(_) => Ok(()),
+            // The spacing comes from the formation (checked with it); what can be wrong here
+            // is the kind alone (`Ranks(0)`, a bad `Custom` list), whatever the spacing.
+            PatternRef::Kind(kind) => Pattern {
+                kind: kind.clone(),
+                ..Pattern::default()
+            }
+            .validate()
+            .map(|_| ())
+            .map_err(|e| self.err(field, e.to_string())),
             PatternRef::Inline(pattern) => pattern
                 .validate()
                 .map(|_| ())

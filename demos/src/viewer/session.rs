@@ -301,7 +301,14 @@ impl Session {
                 spacing,
                 ..Pattern::default()
             };
-            (name, pattern)
+            match pattern.validate() {
+                Ok(valid) => (name, valid),
+                Err(e) => {
+                    self.pattern_cursor += 1;
+                    self.say(format!("pattern {name}: {e}"), true);
+                    return;
+                }
+            }
         } else {
             self.patterns.patterns[self.pattern_cursor % self.patterns.patterns.len()].clone()
         };

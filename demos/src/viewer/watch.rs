@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use cohort_formation::pattern::{Pattern, load_pattern};
+use cohort_formation::pattern::{ValidPattern, load_pattern};
 
 /// Directories of pattern files for the scenario at `scenario`: `patterns/` beside it and
 /// `../patterns/` from it (the same places scenario `File("name")` patterns come from).
@@ -129,7 +129,7 @@ impl Watcher {
 #[derive(Clone, Debug, Default)]
 pub struct PatternLibrary {
     /// Valid patterns by file stem, sorted by name.
-    pub patterns: Vec<(String, Pattern)>,
+    pub patterns: Vec<(String, ValidPattern)>,
     /// Files that did not load, with their error (`file:line:col: what`).
     pub errors: BTreeMap<PathBuf, String>,
 }
@@ -137,7 +137,7 @@ pub struct PatternLibrary {
 impl PatternLibrary {
     /// Loads the library of the scenario at `scenario` (and of `assets`, `--assets DIR`).
     pub fn load(scenario: &Path, assets: Option<&Path>) -> Self {
-        let mut by_name: BTreeMap<String, Pattern> = BTreeMap::new();
+        let mut by_name: BTreeMap<String, ValidPattern> = BTreeMap::new();
         let mut errors = BTreeMap::new();
         for dir in pattern_library_dirs(scenario, assets) {
             for file in ron_files(&dir) {
@@ -149,7 +149,7 @@ impl PatternLibrary {
                 }
                 match load_pattern(&file) {
                     Ok(p) => {
-                        by_name.insert(name, p.pattern().clone());
+                        by_name.insert(name, p);
                     }
                     Err(e) => {
                         errors.insert(file, e.to_string());

@@ -224,7 +224,9 @@ impl Pattern {
 
     /// Checks the pattern: spacing finite and within [[`MIN_SPACING`], [`MAX_EXTENT`]]; unit
     /// radius finite, not negative and at most 1e4; custom slots non-empty, at most [`MAX_CUSTOM_SLOTS`], finite
-    /// offsets within [`MAX_EXTENT`] and finite, non-zero facings (normalized in the result).
+    /// offsets within [`MAX_EXTENT`] and finite, non-zero facings (normalized in the result,
+    /// unless already unit length to within rounding: validating a valid pattern again gives
+    /// it back bit for bit).
     pub fn validate(&self) -> Result<ValidPattern, PatternError> {
         check_positive("spacing", self.spacing)?;
         if !(MIN_SPACING..=MAX_EXTENT).contains(&self.spacing) {
@@ -274,10 +276,7 @@ impl Pattern {
                         what: "facing",
                     });
                 }
-                slot.facing = slot
-                    .facing
-                    .try_normalize()
-                    .ok_or(PatternError::ZeroFacing { index })?;
+                slot.facing = unit_facing(slot.facing).ok_or(PatternError::ZeroFacing { index })?;
             }
         }
         Ok(ValidPattern(valid))
@@ -285,7 +284,19 @@ impl Pattern {
 }
 
 /// A checked [`Pattern`], ready to lay out. Serializes as the pattern it wraps and validates
-/// again when deserialized.
+/// again when deserialized (`TryFrom<Pattern>`), with the [`PatternError`] as the message: a
+/// pattern read back from its own text is the same, bit for bit.
+///
+/// ```
+/// use cohort_formation::{Pattern, PatternKind, ValidPattern};
+///
+/// let wedge = ValidPattern::try_from(Pattern::for_radius(PatternKind::Wedge, 0.5)).unwrap();
+/// let text = ron::to_string(&wedge).unwrap();
+/// assert_eq!(text, ron::to_string(wedge.pattern()).unwrap());
+/// assert_eq!(ron::from_str::<ValidPattern>(&text).unwrap(), wedge);
+/// let bad = ron::from_str::<ValidPattern>("(kind: Wedge, spacing: -1.0)").unwrap_err();
+/// assert!(bad.to_string().contains("spacing must be finite and > 0"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(try_from = "Pattern")]
 pub struct ValidPattern(Pattern);
@@ -431,6 +442,21 @@ impl ValidPattern {
             hi = hi.max(slot.offset);
         });
         (hi - lo).max(Vec2::ZERO) + Vec2::splat(2.0 * self.0.unit_radius)
+    }
+}
+
+/// How far from 1 the squared length of a facing may be for it to count as a unit vector
+/// already: normalizing leaves it within 3 `EPSILON` of 1.
+const UNIT_TOLERANCE: f32 = 8.0 * f32::EPSILON;
+
+/// `facing` (finite) as a unit vector: as it is when it is one to within rounding, normalized
+/// otherwise, so that validating a valid pattern again (as a snapshot or an order read back
+/// does) changes no bit; `None` for a zero (or too short) vector.
+fn unit_facing(facing: Vec2) -> Option<Vec2> {
+    if (facing.length_squared() - 1.0).abs() <= UNIT_TOLERANCE {
+        Some(facing)
+    } else {
+        facing.try_normalize()
     }
 }
 

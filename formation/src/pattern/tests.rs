@@ -321,6 +321,59 @@ fn valid_pattern_deserializes_only_when_valid() {
 }
 
 #[test]
+fn valid_pattern_serializes_as_the_plain_pattern_and_says_what_is_wrong() {
+    let p = Pattern::for_radius(PatternKind::Ranks(3), 0.5);
+    let v = p.validate().unwrap();
+    assert_eq!(ron::to_string(&v).unwrap(), ron::to_string(&p).unwrap());
+    assert_eq!(ValidPattern::try_from(p.clone()), Ok(v.clone()));
+    assert_eq!(Pattern::from(v), p);
+    let e = ron::from_str::<ValidPattern>("(kind: Ranks(0))").unwrap_err();
+    assert!(e.to_string().contains("Ranks of at least 1 abreast"), "{e}");
+    let e = ron::from_str::<ValidPattern>("(kind: Custom([(facing: (0.0, 0.0))]))").unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("slot 0: facing must not be the zero vector"),
+        "{e}"
+    );
+}
+
+/// A snapshot (or an order) reads a pattern back through validation: a valid pattern must
+/// come back bit for bit, normalized facings included.
+#[test]
+fn validating_a_valid_pattern_changes_nothing() {
+    let slots: Vec<Slot> = (0..MAX_CUSTOM_SLOTS)
+        .map(|i| {
+            let facing = Vec2::new(
+                (i * 37 % 101) as f32 - 50.0 + 0.25,
+                (i * 53 % 97) as f32 * 0.37 - 17.0,
+            );
+            Slot {
+                facing: facing * (1.0 + (i % 13) as f32 * 0.731),
+                ..Slot::default()
+            }
+        })
+        .collect();
+    let once = Pattern {
+        kind: PatternKind::Custom(slots),
+        ..Pattern::default()
+    }
+    .validate()
+    .unwrap();
+    let twice = once.pattern().validate().unwrap();
+    let (PatternKind::Custom(a), PatternKind::Custom(b)) = (once.kind(), twice.kind()) else {
+        panic!()
+    };
+    for (x, y) in a.iter().zip(b) {
+        assert_eq!(
+            x.facing.to_array().map(f32::to_bits),
+            y.facing.to_array().map(f32::to_bits),
+            "{:?}",
+            x.facing
+        );
+    }
+}
+
+#[test]
 fn layout_reuses_the_buffer_and_caps_the_count() {
     let p = valid(PatternKind::Box);
     let mut slots = Vec::with_capacity(64);

@@ -40,7 +40,7 @@ impl World {
             spacing: base.spacing,
             unit_radius: base.unit_radius,
         };
-        pattern.validate().map_err(|e| WorldError::Invalid {
+        let pattern = pattern.validate().map_err(|e| WorldError::Invalid {
             what: "form-along order",
             why: e.to_string(),
         })?;

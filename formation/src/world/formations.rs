@@ -66,7 +66,7 @@ impl World {
                 pattern,
                 at_slowest,
             } => {
-                if let Some(p) = pattern.and_then(|p| p.validate().ok()) {
+                if let Some(p) = pattern {
                     f.base_pattern = p.clone();
                     f.pattern = p;
                     f.in_column = false;
@@ -101,13 +101,11 @@ impl World {
                 }
             }
             Order::ChangePattern(p) => {
-                if let Ok(p) = p.validate() {
-                    f.base_pattern = p.clone();
-                    f.pattern = p;
-                    f.in_column = false;
-                    f.narrowed = None;
-                    f.needs_assignment = true;
-                }
+                f.base_pattern = p.clone();
+                f.pattern = p;
+                f.in_column = false;
+                f.narrowed = None;
+                f.needs_assignment = true;
             }
             Order::Face(dir) => {
                 f.goal_facing = dir.try_normalize();
