@@ -106,7 +106,6 @@ fn corridor_two_way_singles_pass_each_other() {
 }
 
 #[test]
-#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn crossing_formations_cross() {
     flows("crossing", Limit::FreeWalk(None));
 }

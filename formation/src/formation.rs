@@ -213,6 +213,16 @@ pub struct Formation {
     /// and the width it narrows to meanwhile (`None` when it is not; updated every tick).
     #[serde(default)]
     pub(crate) narrow_pass: Option<(FormationId, f32)>,
+    /// Whether another formation gives way to it (see [`Self::gives_way_to`]): it then
+    /// cruises at its slowest member's top speed, to clear the way sooner (updated every
+    /// tick).
+    #[serde(default)]
+    pub(crate) hurried: bool,
+    /// Metres it has fallen behind its cruise by giving way to others on this move; it makes
+    /// them up at its slowest member's top speed once it has the way again (0 when it is
+    /// on time; updated every tick).
+    #[serde(default)]
+    pub(crate) delay: f32,
 }
 
 fn zero() -> Vec2 {
@@ -257,6 +267,8 @@ impl Formation {
             give_way: None,
             narrowed: None,
             narrow_pass: None,
+            hurried: false,
+            delay: 0.0,
         }
     }
 

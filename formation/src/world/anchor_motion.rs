@@ -119,6 +119,10 @@ impl World {
                 let base = f.slowest_speed
                     * if f.settings.fixed_half_speed {
                         0.5
+                    } else if f.hurried || f.delay > 0.0 {
+                        // Others give way to it: it clears their way at its top speed. Or it
+                        // gave way to others: it makes up the time it lost.
+                        1.0
                     } else {
                         f.cruise_fraction()
                     };
@@ -147,6 +151,7 @@ impl World {
                 // Keeping right of an oncoming formation (zero otherwise).
                 let desired = truncate(desired + f.pass_velocity, cruise.max(desired.length()));
                 f.anchor.velocity += truncate(desired - f.anchor.velocity, accel * dt);
+                let before = f.anchor.position;
                 let mut next = f.anchor.position + f.anchor.velocity * dt;
                 if f.settings.anchor_mode == AnchorMode::PseudoCharacter {
                     if let Some((pc, vc)) = p_c.zip(v_c) {
@@ -162,6 +167,15 @@ impl World {
                     }
                 }
                 f.anchor.position = next;
+                // Time lost giving way is counted, and paid back while it walks faster than
+                // its cruise.
+                let nominal = f.slowest_speed * f.cruise_fraction();
+                let speed = (next - before).length() / dt.max(1e-6);
+                f.delay = if f.give_way.is_some() {
+                    f.delay + (nominal - speed).max(0.0) * dt
+                } else {
+                    (f.delay - (speed - nominal).max(0.0) * dt).max(0.0)
+                };
                 // It faces its way along the path, not its sidestep: a column many ranks deep
                 // turned by a sidestep would sweep its rear across the passage.
                 let along = f.anchor.velocity - f.pass_velocity;
@@ -314,6 +328,7 @@ pub(super) fn arrive_if_there(f: &mut Formation, last: bool, dist: f32) {
         f.anchor.position = g;
     }
     f.anchor.velocity = Vec2::ZERO;
+    f.delay = 0.0;
     f.path_index = f.path.len().saturating_sub(1);
     f.motion = if f.goal_facing.is_some() {
         Motion::Turning

@@ -128,7 +128,7 @@ fn constrain_unit(
 
 /// Passes of the solver's separation from held units: a queue pressed against a wall gives
 /// way one unit further back per pass.
-const GIVE_WAY_PASSES: usize = 4;
+const GIVE_WAY_PASSES: usize = 8;
 
 /// Units overlapping a unit the geometry held back move clear of it (down a queue, see
 /// [`cohort_steering::penetration::PenetrationSolver::separate_from_held`]); the geometry is then applied to each of them.

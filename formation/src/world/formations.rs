@@ -191,6 +191,7 @@ impl World {
         f.path_index = 1.min(f.path.len().saturating_sub(1));
         f.goal = f.path.last().copied().or(Some(goal));
         f.motion = Motion::Moving;
+        f.delay = 0.0;
         f.speed_factor = f.speed_factor.clamp(0.0, 1.0);
     }
 

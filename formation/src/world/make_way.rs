@@ -72,8 +72,22 @@ impl World {
         index.index_all();
         index.cache_movers(formations);
         for a in index.entries() {
+            if let Some(f) = formations.get_mut(a.id) {
+                f.hurried = false;
+            }
+        }
+        for a in index.entries() {
             let (v, oncoming) = match a.lane {
-                Some(lane) => index.passing_velocity(a, &lane),
+                Some(lane) => {
+                    let (v, oncoming) = index.passing_velocity(a, &lane);
+                    // No sidestep into the geometry: once its right side is at an obstacle
+                    // (or the map's edge), the formation steps no further right.
+                    let need = lane.half_width + PASS_MARGIN;
+                    let right = v.normalize_or_zero();
+                    let blocked = right != Vec2::ZERO
+                        && super::narrows::free_run(map, a.position, right, need) < need;
+                    (if blocked { Vec2::ZERO } else { v }, oncoming)
+                }
                 None => (Vec2::ZERO, None),
             };
             // Found again this tick, or kept while the one it passes is still alongside (its
@@ -95,6 +109,10 @@ impl World {
                 f.follow_speed = follow;
                 f.give_way = give.map(|g| g.to);
                 f.narrow_pass = narrow_pass;
+            }
+            // The one given way to clears the meeting at its members' top speed.
+            if let Some(f) = give.and_then(|g| formations.get_mut(g.to)) {
+                f.hurried = true;
             }
         }
     }

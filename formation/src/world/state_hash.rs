@@ -412,6 +412,8 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
         give_way,
         narrowed,
         narrow_pass,
+        hurried,
+        delay,
     } = f;
     let AnchorPoint {
         position,
@@ -424,10 +426,13 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
         Motion::Turning => 2,
         Motion::Loose => 3,
     };
-    let flags = motion | u32::from(*in_column) << 8 | u32::from(*needs_assignment) << 9;
+    let flags = motion
+        | u32::from(*in_column) << 8
+        | u32::from(*needs_assignment) << 9
+        | u32::from(*hurried) << 10;
     h.write_u64(pair(flags, speed_factor.to_bits()));
     h.write_u64(pair(mean_lag.to_bits(), slowest_speed.to_bits()));
-    h.write_u64(pair(weakest_accel.to_bits(), 0));
+    h.write_u64(pair(weakest_accel.to_bits(), delay.to_bits()));
     h.write_u64(vec_word(*position));
     h.write_u64(vec_word(*velocity));
     h.write_u64(vec_word(*orientation));
