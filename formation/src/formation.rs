@@ -223,6 +223,10 @@ pub struct Formation {
     /// on time; updated every tick).
     #[serde(default)]
     pub(crate) delay: f32,
+    /// Seconds a standing single's unit has been held far from its spot (see
+    /// `anchor_motion.rs`; 0 otherwise).
+    #[serde(default)]
+    pub(crate) held_away: f32,
 }
 
 fn zero() -> Vec2 {
@@ -269,6 +273,7 @@ impl Formation {
             narrow_pass: None,
             hurried: false,
             delay: 0.0,
+            held_away: 0.0,
         }
     }
 

@@ -12,6 +12,17 @@ use crate::ids::FormationId;
 /// Time constant (seconds) with which an anchor arrives at its goal or its parent's slot.
 const ANCHOR_ARRIVE_TIME: f32 = 1.0;
 
+/// How far (in its radii) a standing single's unit must be pushed from both its spot and its
+/// slot target (which a lane may have moved aside) before it walks back as to a goal.
+const PUSHED_FAR_RADII: f32 = 3.0;
+
+/// Seconds a standing single's unit is held far from its spot before it walks back.
+const HELD_AWAY_SECONDS: f32 = 1.0;
+
+/// A standing single's unit making its way back to its spot slower than this fraction of its
+/// top speed is held where it was pushed.
+const HELD_SPEED_FRACTION: f32 = 0.25;
+
 /// A child anchor this close to its still parent's slot (and slower than [`SETTLE_SPEED`])
 /// settles exactly on it.
 const SETTLE_DISTANCE: f32 = 0.02;
@@ -84,6 +95,41 @@ impl World {
             return;
         }
         match f.motion {
+            Motion::Holding if f.is_single() && f.settings.anchor_mode != AnchorMode::Leader => {
+                // A unit standing on its own, pushed far from its spot by a crowd and held
+                // there (not on its way back), walks back to it as to a goal (with a lane,
+                // which standing units step out of) instead of pressing into the crowd from
+                // where it was left.
+                let radius = f.half_extent.y.max(0.0);
+                let unit = match f.members.as_slice() {
+                    [Member::Unit(u)] => self.units.get(*u),
+                    _ => None,
+                };
+                let target = unit.and_then(|u| u.slot_target.map(|t| (t, u.body)));
+                if let (Some(at), Some((t, body))) = (p_c, target) {
+                    let far = PUSHED_FAR_RADII * radius.max(0.1);
+                    let home = (f.anchor.position - at).normalize_or_zero();
+                    let held = body.velocity.dot(home) < HELD_SPEED_FRACTION * body.max_speed;
+                    let away = held
+                        && (at - t.position).length() > far
+                        && (at - f.anchor.position).length() > far;
+                    f.held_away = if away { f.held_away + dt } else { 0.0 };
+                    if f.held_away >= HELD_AWAY_SECONDS {
+                        f.held_away = 0.0;
+                        let spot = f.anchor.position;
+                        f.path.clear();
+                        f.path.extend_from_slice(&[at, spot]);
+                        f.path_clearance.clear();
+                        f.path_clearance.push(radius);
+                        f.path_index = 1;
+                        f.goal = Some(spot);
+                        f.motion = Motion::Moving;
+                        f.delay = 0.0;
+                        lost = Some(at);
+                    }
+                }
+                f.anchor.velocity = Vec2::ZERO;
+            }
             Motion::Holding => {
                 let slots = f.slots.iter().map(|s| (s.offset, s.facing));
                 if let Some(a) = drift_corrected_anchor(&f.anchor, slots) {

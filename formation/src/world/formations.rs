@@ -192,6 +192,7 @@ impl World {
         f.goal = f.path.last().copied().or(Some(goal));
         f.motion = Motion::Moving;
         f.delay = 0.0;
+        f.held_away = 0.0;
         f.speed_factor = f.speed_factor.clamp(0.0, 1.0);
     }
 

@@ -414,6 +414,7 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
         narrow_pass,
         hurried,
         delay,
+        held_away,
     } = f;
     let AnchorPoint {
         position,
@@ -433,6 +434,7 @@ fn hash_formation(f: &Formation, h: &mut WordHasher) {
     h.write_u64(pair(flags, speed_factor.to_bits()));
     h.write_u64(pair(mean_lag.to_bits(), slowest_speed.to_bits()));
     h.write_u64(pair(weakest_accel.to_bits(), delay.to_bits()));
+    h.write_u64(pair(held_away.to_bits(), 0));
     h.write_u64(vec_word(*position));
     h.write_u64(vec_word(*velocity));
     h.write_u64(vec_word(*orientation));
