@@ -162,7 +162,8 @@ fn a_clump_on_a_10_km_map_separates() {
 }
 
 /// At the edge of the coordinate range positions are 1/16 m apart: a separation shorter than
-/// that used to round away and leave pairs overlapping. A clump there separates within a
+/// that rounds away, and the solver must move such a pair by a position's spacing so it does
+/// not stay overlapping. A clump there separates within a
 /// second, as one in the middle of the same map does.
 #[test]
 fn a_clump_at_the_edge_of_the_coordinate_range_separates() {

@@ -3,10 +3,10 @@
 //! limit, by the library and by `cohort check` and `cohort run` alike. See "Slow input" in
 //! `docs/robustness.md`.
 //!
-//! The sizes here took minutes before the edge index and the cut-up assignment (every
-//! navigation-graph sample tested against every polygon edge; a greedy assignment quadratic in
-//! the members) and take about a second in a debug build now. No test measures time: each
-//! checks what the fast path must produce.
+//! The sizes here take about a second in a debug build thanks to the edge index and the cut-up
+//! assignment; without them they take minutes (every navigation-graph sample tested against
+//! every polygon edge; a greedy assignment quadratic in the members). No test measures time:
+//! each checks what the fast path must produce.
 
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 //! (`dodgy_2d`) gets the same units there where it runs them (Circle 369 s, Blocks 568 s),
 //! otherwise within 1.5 × the slowest unit's free walk (its planned path length over its top
 //! speed) plus the time the narrowest passage needs to let everyone through at 0.8 units per
-//! second per metre of width. `docs/traffic.md` has today's figures beside RVO2's.
+//! second per metre of width. `docs/traffic.md` has the figures beside RVO2's.
 //!
 //! A run stops 5 s after its time limit (it cannot pass later), so a passing test takes only
 //! as long as the limit allows.

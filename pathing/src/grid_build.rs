@@ -1,5 +1,7 @@
 //! Building the navigation graph of a [`ValidMap`] by sampling it: on a regular grid near
-//! obstacles, in large cells where the ground is open (see [`crate::cell_tree`]).
+//! obstacles, in large cells where the ground is open (a quadtree of cells over the map's
+//! rectangle, split down to one [`GridSpec::spacing`] only where
+//! obstacles are near; `src/cell_tree.rs`).
 //!
 //! # Why a sampled grid for maps (and not a visibility graph)
 //!

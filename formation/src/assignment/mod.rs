@@ -16,8 +16,8 @@
 //! costs (twice the SIMD lanes and half the memory of `f64`), then checks that solution's
 //! prices in `f64` and re-augments the few members whose slot is not one of their cheapest in
 //! reduced cost: the result is the `f64` optimum, whatever the `f32` pass found (property
-//! tests compare it with the previous solver on random matrices with ties, penalties,
-//! unreachable pairs and differences below `f32` resolution). The path search relaxes a
+//! tests compare it with a plain scalar `f64` solver, kept as a test-only reference, on random
+//! matrices with ties, penalties, unreachable pairs and differences below `f32` resolution). The path search relaxes a
 //! whole cost row in one branch-free pass of SIMD lanes and rebuilds the path afterwards; the
 //! cost matrix is filled by a vectorised loop (bit-identical to [`AssignmentConfig::cost`]).
 //!
@@ -28,18 +28,17 @@
 //! their valid slots and only the unassigned members are matched to the free slots; the repair
 //! is kept unless the full optimum beats it by more than the hysteresis.
 //!
-//! **Measured** with `cargo bench -p cohort-formation --bench assignment` (release build, the
-//! shared 2-core container at a load of 5–9 on 2026-11-22, so real machines do better). One
-//! solve from scratch; "CPU" is the `assignment_cpu` group (thread CPU time, which the load
-//! inflates far less than the wall clock), the rest wall clock; "old" is the solver before
-//! the `f32` warm start (commit e091275), measured back to back with the same bench:
+//! **Measured** with `cargo bench -p cohort-formation --bench assignment` (release build, a
+//! shared 2-core machine, so a quiet one does better). One solve from scratch; "CPU" is the
+//! `assignment_cpu` group (thread CPU time, which other processes inflate far less than the
+//! wall clock), the rest wall clock:
 //!
 //! | members | exact, fresh form-up | exact, members near their slots | greedy |
 //! |--------:|---------------------:|--------------------------------:|-------:|
 //! | 16      | 6.3–7.1 µs           |                                 |        |
 //! | 64      | 0.15–0.16 ms         |                                 |        |
-//! | 128     | 0.39–0.54 ms CPU (old 1.1–1.3) |                       |        |
-//! | 256     | 2.0–2.6 ms CPU (old 5.8–8.2)   | 0.21–0.29 ms CPU (old 0.33–0.41) | 1.9 ms |
+//! | 128     | 0.39–0.54 ms CPU     |                                 |        |
+//! | 256     | 2.0–2.6 ms CPU       | 0.21–0.29 ms CPU                | 1.9 ms |
 //! | 1024    | 145 ms               |                                 | 23 ms  |
 //!
 //! A fresh form-up (members scattered over a square, slots in a box beside it) is the hard

@@ -1,6 +1,6 @@
-//! Test-only reference: the dense Jonker–Volgenant solver as it was before the `f32` warm
-//! start and the SIMD path search (scalar relax pass with predecessors tracked in the loop),
-//! kept to check the new solver's total cost against on random matrices.
+//! Test-only reference: the dense Jonker–Volgenant solver in its plain form (`f64` costs only,
+//! a scalar relax pass with predecessors tracked in the loop), against which the tests check
+//! the total cost of the solver's `f32` warm start and SIMD path search on random matrices.
 
 /// Marks an unassigned row or column.
 const NONE: usize = usize::MAX;

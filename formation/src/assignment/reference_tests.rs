@@ -1,5 +1,5 @@
 //! The exact solver (an `f32` warm start repaired in `f64`, SIMD path search) against the
-//! reference dense Jonker–Volgenant it replaced ([`super::reference`]), on random matrices
+//! plain dense Jonker–Volgenant kept as a reference ([`super::reference`]), on random matrices
 //! with ties, role penalties, unreachable pairs and rectangular shapes, and through the
 //! public [`SlotAssignment`] API on random geometry.
 
@@ -10,7 +10,7 @@ use super::reference::ReferenceJv;
 use super::solver::{Jv, WARM_START_FROM};
 use super::*;
 
-/// Solves `rows × cols` (`rows <= cols`) `costs` with both solvers; returns the new solver's
+/// Solves `rows × cols` (`rows <= cols`) `costs` with both solvers; returns the exact solver's
 /// columns and both totals.
 fn both(rows: usize, cols: usize, costs: &[f64]) -> (Vec<usize>, f64, f64) {
     let mut jv = Jv::default();

@@ -54,8 +54,8 @@ fn every_kind_is_centred_for_1_to_100() {
     }
 }
 
-/// No members: every kind lays out no slots (a debug build used to panic on `count - 1` in
-/// the line) and measures 0 by 0, and a stale buffer is cleared.
+/// No members: every kind lays out no slots (without a guard, `count - 1` in the line would
+/// overflow and panic in a debug build) and measures 0 by 0, and a stale buffer is cleared.
 #[test]
 fn every_kind_lays_out_zero_members_as_no_slots() {
     for kind in all_kinds() {

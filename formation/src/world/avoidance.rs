@@ -348,18 +348,3 @@ fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f32, u32)) {
     let at = nearest.partition_point(|e| before(e, &item));
     nearest.insert(at, item);
 }
-
-impl super::World {
-    /// Records the avoidance of unit `id` from the next tick on (`None` stops): what it
-    /// preferred, what it chose and what bound the choice, read by
-    /// [`World::avoidance_report`](super::World::avoidance_report). For inspecting one unit
-    /// (the viewer's picked unit); the record is kept by the single-threaded stage.
-    pub fn watch_unit(&mut self, id: Option<crate::ids::UnitId>) {
-        self.scratch.watched = id.map(|id| (id, AvoidanceReport::default()));
-    }
-
-    /// The watched unit's avoidance in the last tick (see [`World::watch_unit`](super::World::watch_unit)).
-    pub fn avoidance_report(&self) -> Option<(crate::ids::UnitId, AvoidanceReport)> {
-        self.scratch.watched
-    }
-}

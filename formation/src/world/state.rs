@@ -9,6 +9,8 @@
 //!
 //! [`World::state`] lists the world's fields by destructuring it whole, so a field added to
 //! [`World`] does not compile until it is either put in the state or said not to be.
+//!
+//! The public methods that write and read state snapshots are in `world/api/state.rs`.
 
 use cohort_steering::SimRng;
 use serde::{Deserialize, Serialize};
@@ -115,15 +117,9 @@ impl World {
         }
     }
 
-    /// A 64-bit hash of the terrain (map and navigation graph), computed when the world is
-    /// built or loaded and when its navigation graph is replaced.
-    pub fn terrain_hash(&self) -> u64 {
-        self.terrain.hash()
-    }
-
-    /// The world's state without its terrain, in `format`, with the terrain's hash (see
-    /// [`World::load_state`]).
-    pub fn save_state(&self, format: SnapshotFormat) -> Result<Vec<u8>, WorldError> {
+    /// The world's state without its terrain, with the terrain's hash, in `format` (what
+    /// [`World::save_state`] returns).
+    pub(super) fn write_state(&self, format: SnapshotFormat) -> Result<Vec<u8>, WorldError> {
         let saved = Saved {
             terrain_hash: self.terrain_hash(),
             state: self.state(),
@@ -141,28 +137,9 @@ impl World {
         }
     }
 
-    /// The world's state as a compact binary snapshot: [`World::save_state`] in
-    /// [`SnapshotFormat::Binary`].
-    pub fn to_binary_snapshot(&self) -> Result<Vec<u8>, WorldError> {
-        self.save_state(SnapshotFormat::Binary)
-    }
-
-    /// A world on `map` (its navigation graph built as [`World::new`] builds it) in the state
-    /// of a binary snapshot taken on the same map.
-    pub fn from_binary_snapshot(
-        bytes: &[u8],
-        map: cohort_pathing::Map,
-    ) -> Result<Self, WorldError> {
-        let mut world = World::new(map, WorldSettings::default(), 0)?;
-        world.load_state(bytes)?;
-        Ok(world)
-    }
-
-    /// Replaces this world's state with a state snapshot's (binary when it starts with
-    /// [`BINARY_MAGIC`], else RON text), keeping the terrain. Refused, leaving the world as it
-    /// was, when the snapshot was taken on another terrain, cannot be read, or holds anything
-    /// the world's API would refuse (see `World::from_snapshot` and `docs/robustness.md`).
-    pub fn load_state(&mut self, bytes: &[u8]) -> Result<(), WorldError> {
+    /// Reads a state snapshot, checks it whole and only then puts it in place of this world's
+    /// state, keeping the terrain (what [`World::load_state`] does).
+    pub(super) fn read_state(&mut self, bytes: &[u8]) -> Result<(), WorldError> {
         let saved: Saved<StateOwned> = if let Some(rest) = bytes.strip_prefix(BINARY_MAGIC) {
             let (version, body) = rest
                 .split_first_chunk::<4>()

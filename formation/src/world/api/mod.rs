@@ -1,14 +1,20 @@
 //! The public methods of [`World`]: building and changing a world here, then by concept in
 //! the submodules (queries, checked setters, membership with detach and attach, formation
-//! status, text snapshots). Elsewhere only: [`World::step`] and [`World::plan`] with the tick
-//! (`world/step.rs`), the binary state and hash methods beside the formats they read
-//! (`world/state.rs`, `world/state_hash.rs`), and the avoidance record
-//! ([`World::watch_unit`], [`World::avoidance_report`] in `world/avoidance.rs`).
+//! status, text snapshots of the whole world, state snapshots without the terrain, the
+//! avoidance record of one watched unit). The machinery behind them (the tick's stages, the
+//! snapshot formats, the checks of a loaded world) is private, in the other modules of
+//! `world/`.
+//!
+//! Elsewhere only: [`World::step`] and [`World::plan`], with the tick they run
+//! (`world/step.rs`, which lists its stages), and [`World::state_hash`], beside the hashing
+//! code it runs (`world/state_hash.rs`).
 
+mod diagnostics;
 pub(in crate::world) mod membership;
 mod queries;
 mod setters;
 mod snapshot;
+mod state;
 mod status;
 
 pub use setters::UnitOptions;
