@@ -6,10 +6,12 @@
 //! into a [`WordHasher`]:
 //!
 //! - every unit as one fixed record of two blocks (its key, body, slot target, role, jump
-//!   speed, heading smoother, membership, detour length and tick, planned jump and flight;
-//!   an absent option as zeros beside a flag saying so), written a block at a time, then
-//!   the points of its detour when it has one;
-//! - every formation field by field, its lists (members, path, slots) as runs of words;
+//!   speed, heading smoother, membership, tag, detour length and tick, planned jump and
+//!   flight; an absent option as zeros beside a flag saying so), fed to the hasher's lanes a
+//!   block at a time in one tight loop, then the points of its detour when it has one;
+//! - every formation as a fixed record of two blocks (its scalars, vectors, options,
+//!   settings, patterns and the lengths of its lists), then its lists a few words per item
+//!   (`state_hash/formations.rs`);
 //! - the versions of every slot of the unit and formation slot maps, free ones included
 //!   (they decide the keys handed out next);
 //! - the small rest (generator, settings, orders, tactics, free-slot orders) through the
@@ -19,34 +21,38 @@
 //! The records are built from the values destructured whole, so a field added to a unit,
 //! a body, a formation or their parts does not compile until it is hashed (or said not to
 //! be, like the per-tick caches a snapshot does not carry either).
+//!
+//! The hot paths do not branch on the data where it varies from unit to unit: a role, an
+//! optional slot target or membership become words through selects, not jumps, so a mixed
+//! army costs what a uniform one does.
+
+mod formations;
 
 use cohort_pathing::JumpSource;
-use cohort_steering::Body;
 use cohort_steering::locomotion::HeadingSmoother;
-use slotmap::{Key, SlotMap};
+use cohort_steering::{Body, Vec2};
+use slotmap::Key;
 
 use super::jumps::{Flight, PlannedJump};
 use super::slot_versions::hash_slot_versions;
 use super::state::StateRef;
 use super::unit_store::{UnitDetails, UnitMotion, UnitStore};
 use super::walk::walk;
-use super::word_hash::{BLOCK_WORDS, Block, WordHasher, pair, vec_word};
-use crate::anchor::{AnchorMode, AnchorPoint};
-use crate::formation::{Formation, FormationSettings, Member, Motion, SlotTarget};
-use crate::ids::{FormationId, UnitId};
-use crate::pattern::{Pattern, PatternKind, Role, Slot};
+use super::word_hash::{BLOCK_WORDS, Block, Lanes, WordHasher, pair, vec_word};
+use crate::formation::SlotTarget;
+use crate::ids::UnitId;
+use crate::pattern::Role;
 use crate::world::World;
 
 impl World {
     /// A 64-bit hash of everything that evolves (units, formations, pending orders, tactics,
     /// random generator, tick, settings) and of the terrain ([`World::terrain_hash`]): equal
     /// hashes mean identical states, bit for bit, on the same map. Computed over the bits of
-    /// the values (see `world/state_hash.rs`), the same on every platform; allocates nothing,
-    /// formats nothing, and costs a few nanoseconds per unit, so a lockstep game can compare
-    /// it every tick.
+    /// the values (see `world/state_hash.rs`), the same on every platform and in every run;
+    /// allocates nothing, formats nothing, and costs about ten nanoseconds per unit, so a
+    /// lockstep game can compare it every tick.
     pub fn state_hash(&self) -> u64 {
         let mut h = WordHasher::new();
-        h.write_u64(self.terrain.hash());
         // Whole: a new part of the state must be hashed here too.
         let StateRef {
             units,
@@ -59,9 +65,9 @@ impl World {
             formation_free,
             tactics,
         } = self.state();
-        h.write_u64(tick);
+        h.write_words([self.terrain.hash(), tick]);
         hash_units(units, &mut h);
-        hash_formations(formations, &mut h);
+        formations::hash_formations(formations, &mut h);
         // The hasher accepts every number; nothing here fails to serialize.
         let _ = walk(
             &(rng, settings, pending, unit_free, formation_free, tactics),
@@ -71,22 +77,40 @@ impl World {
     }
 }
 
-fn key_words<K: Key>(k: K) -> (u32, u32) {
+/// A key's slot index and version in one word.
+#[inline(always)]
+fn key_word<K: Key>(k: K) -> u64 {
     let ffi = k.data().as_ffi();
-    (ffi as u32, (ffi >> 32) as u32)
+    pair(ffi as u32, (ffi >> 32) as u32)
 }
 
+/// A role as its variant's number (below eight) and its argument.
+#[inline(always)]
 fn role_words(role: Role) -> (u32, u32) {
-    match role {
-        Role::Any => (0, 0),
-        Role::Leader => (1, 0),
-        Role::FireTeam => (2, 0),
-        Role::SquadLeader => (3, 0),
-        Role::PlatoonLeader => (4, 0),
-        Role::HeavyWeapons => (5, 0),
-        Role::Comms => (6, 0),
-        Role::Custom(c) => (7, u32::from(c)),
-    }
+    // Two matches rather than one: the first returns constants only, which the compiler turns
+    // into arithmetic on the variant rather than a jump.
+    let tag = match role {
+        Role::Any => 0,
+        Role::Leader => 1,
+        Role::FireTeam => 2,
+        Role::SquadLeader => 3,
+        Role::PlatoonLeader => 4,
+        Role::HeavyWeapons => 5,
+        Role::Comms => 6,
+        Role::Custom(_) => 7,
+    };
+    let arg = match role {
+        Role::Custom(c) => u32::from(c),
+        _ => 0,
+    };
+    (tag, arg)
+}
+
+/// A role in one word.
+#[inline(always)]
+fn role_word(role: Role) -> u64 {
+    let (tag, arg) = role_words(role);
+    pair(tag, arg)
 }
 
 fn source_words(s: JumpSource) -> (u32, u64) {
@@ -96,39 +120,64 @@ fn source_words(s: JumpSource) -> (u32, u64) {
     }
 }
 
-/// Units: their count, the slot versions, then one record per unit in key order.
+/// What an absent slot target is hashed as.
+const NO_TARGET: SlotTarget = SlotTarget {
+    position: Vec2::ZERO,
+    velocity: Vec2::ZERO,
+    facing: Vec2::ZERO,
+};
+
+/// What an absent heading smoother is hashed as.
+static NO_SMOOTHER: HeadingSmoother = HeadingSmoother::new();
+
+/// What absent details are hashed as.
+static NO_DETAILS: UnitDetails = UnitDetails {
+    formation: None,
+    detour: Vec::new(),
+    detour_tick: 0,
+    next_jump: None,
+    flight: None,
+    tag: 0,
+};
+
+/// Units: their count, the slot versions, then one record per unit in key order (and the
+/// points of its detour after it), fed to the lanes a block at a time.
 fn hash_units(store: &UnitStore, h: &mut WordHasher) {
     let UnitStore {
         motion,
         details,
         smoothers,
     } = store;
-    h.write_len(motion.len());
-    h.write_len(details.len());
-    h.write_len(smoothers.len());
+    h.write_words([
+        motion.len() as u64,
+        details.len() as u64,
+        smoothers.len() as u64,
+    ]);
     hash_slot_versions(motion, h);
-    for (id, m) in motion.iter() {
-        let d = details.get(id);
-        h.write_blocks(&unit_record(id, m, d, smoothers.get(id)));
-        if let Some(d) = d
-            && !d.detour.is_empty()
-        {
-            // Its length is in the record.
-            for &p in &d.detour {
-                h.write_u64(vec_word(p));
+    h.with_lanes(|lanes| {
+        for (id, m) in motion.iter() {
+            let d = details.get(id);
+            let routed = absorb_unit(id, m, d, smoothers.get(id), lanes);
+            if routed && let Some(d) = d {
+                // The record's flags say this block follows; the detour's length is in it.
+                lanes.absorb_all(&route_record(d));
+                lanes.absorb_vec2s(&d.detour);
             }
         }
-    }
+    });
 }
 
-/// A unit's record: two blocks of words, most holding two 32-bit values.
+/// A unit's record: three blocks of words, most holding two 32-bit values, and whether its
+/// route (planned jump, flight, detour points) follows. Everything but the route is at a
+/// fixed place; an absent option is zeros, and a key is never zero (its version is odd).
 #[inline(always)]
-fn unit_record(
+fn absorb_unit(
     id: UnitId,
     m: &UnitMotion,
     d: Option<&UnitDetails>,
     s: Option<&HeadingSmoother>,
-) -> [Block; 2] {
+    lanes: &mut Lanes,
+) -> bool {
     let UnitMotion {
         body,
         slot_target,
@@ -148,340 +197,98 @@ fn unit_record(
         max_force,
         max_turn_rate,
     } = body;
-    let (idx, version) = key_words(id);
     let (role_tag, role_arg) = role_words(*role);
-    let mut flags = role_tag << 8;
-    let mut a = [0u64; BLOCK_WORDS];
-    let mut b = [0u64; BLOCK_WORDS];
-    a[0] = pair(idx, version);
-    a[2] = vec_word(*position);
-    a[3] = vec_word(*velocity);
-    a[4] = vec_word(*heading);
-    a[5] = pair(radius.to_bits(), mass.to_bits());
-    a[6] = pair(max_speed.to_bits(), max_force.to_bits());
-    a[7] = pair(max_turn_rate.to_bits(), jump_speed.to_bits());
-    if let Some(SlotTarget {
-        position,
-        velocity,
-        facing,
-    }) = slot_target
+    // Absent parts read as empty ones (a select, not a branch); the flags tell them apart.
+    let flags_present = u32::from(slot_target.is_some())
+        | u32::from(s.is_some()) << 1
+        | u32::from(d.is_some()) << 2;
+    let target = slot_target.unwrap_or(NO_TARGET);
+    let (samples, next, len) = s.unwrap_or(&NO_SMOOTHER).raw_parts();
+    let UnitDetails {
+        formation,
+        detour,
+        detour_tick,
+        next_jump,
+        flight,
+        tag,
+    } = d.unwrap_or(&NO_DETAILS);
+    let routed = !detour.is_empty() || next_jump.is_some() || flight.is_some();
+    let flags = flags_present | u32::from(routed) << 3 | role_tag << 8;
+    let smoother_state = u32::from(next) | (u32::from(len) << 8);
+    lanes.absorb(&[
+        key_word(id),
+        vec_word(*position),
+        vec_word(*velocity),
+        vec_word(*heading),
+        pair(radius.to_bits(), mass.to_bits()),
+        pair(max_speed.to_bits(), max_force.to_bits()),
+        pair(max_turn_rate.to_bits(), jump_speed.to_bits()),
+        pair(flags, role_arg | (smoother_state << 16)),
+    ]);
+    // Eight samples: five after the slot target, three in the last block.
+    let [s0, s1, s2, s3, s4, s5, s6, s7] = samples.map(vec_word);
+    lanes.absorb(&[
+        vec_word(target.position),
+        vec_word(target.velocity),
+        vec_word(target.facing),
+        s0,
+        s1,
+        s2,
+        s3,
+        s4,
+    ]);
+    lanes.absorb(&[
+        s5,
+        s6,
+        s7,
+        formation.map_or(0, key_word),
+        *tag,
+        detour.len() as u64,
+        *detour_tick,
+        0,
+    ]);
+    routed
+}
+
+/// The blocks of a unit with a route (a detour, a planned jump or a flight): the jump and
+/// the flight, an absent one as zeros beside a flag saying so.
+#[cold]
+fn route_record(d: &UnitDetails) -> [Block; 2] {
+    let mut b = [0u64; 2 * BLOCK_WORDS];
+    let mut flags = 0;
+    if let Some(PlannedJump {
+        source,
+        takeoff,
+        landing,
+    }) = d.next_jump
     {
-        flags |= 1;
-        a[8] = vec_word(*position);
-        a[9] = vec_word(*velocity);
-        a[10] = vec_word(*facing);
+        let (tag, arg) = source_words(source);
+        flags |= 1 | tag << 1;
+        b[1] = arg;
+        b[2] = vec_word(takeoff);
+        b[3] = vec_word(landing);
     }
-    let mut smoother_state = 0;
-    if let Some(s) = s {
-        flags |= 1 << 1;
-        let (samples, next, len) = s.raw_parts();
-        // Eight samples: five in the first block, three in the second.
-        let (first, second) = samples.split_at(5);
-        for (w, p) in a[11..].iter_mut().zip(first) {
-            *w = vec_word(*p);
-        }
-        for (w, p) in b.iter_mut().zip(second) {
-            *w = vec_word(*p);
-        }
-        smoother_state = u32::from(next) | (u32::from(len) << 8);
-    }
-    if let Some(d) = d {
-        flags |= 1 << 2;
-        let UnitDetails {
-            formation,
-            detour,
-            detour_tick,
-            next_jump,
-            flight,
-            tag,
-        } = d;
-        b[14] = *tag;
-        if let Some(f) = formation {
-            flags |= 1 << 3;
-            let (idx, version) = key_words(*f);
-            b[3] = pair(idx, version);
-        }
-        b[4] = detour.len() as u64;
-        b[5] = *detour_tick;
-        if let Some(PlannedJump {
-            source,
-            takeoff,
-            landing,
-        }) = next_jump
-        {
-            flags |= 1 << 4;
-            let (tag, arg) = source_words(*source);
-            flags |= tag << 6;
-            b[6] = arg;
-            b[7] = vec_word(*takeoff);
-            b[8] = vec_word(*landing);
-        }
-        if let Some(Flight {
-            source,
-            from,
-            velocity,
-            vertical_speed,
-            duration,
-            elapsed,
-            base_height,
-        }) = flight
-        {
-            flags |= 1 << 5;
-            let (tag, arg) = source_words(*source);
-            flags |= tag << 7;
-            b[9] = arg;
-            b[10] = vec_word(*from);
-            b[11] = vec_word(*velocity);
-            b[12] = pair(vertical_speed.to_bits(), duration.to_bits());
-            b[13] = pair(elapsed.to_bits(), base_height.to_bits());
-        }
-    }
-    a[1] = pair(flags, role_arg | (smoother_state << 16));
-    [a, b]
-}
-
-/// How many formations ahead [`hash_formations`] reads the first line of each list.
-const READ_AHEAD: usize = 4;
-
-/// Formations: their count, the slot versions, then each formation in key order.
-///
-/// A formation's lists (members, slots, path, name) are each an allocation of their own, and
-/// with a thousand formations most are cache misses: the first line of every list of the
-/// formation [`READ_AHEAD`] places further on is read before each formation is hashed, so
-/// those misses are waited for together rather than one after another.
-fn hash_formations(map: &SlotMap<FormationId, Formation>, h: &mut WordHasher) {
-    h.write_len(map.len());
-    hash_slot_versions(map, h);
-    let mut ahead = map.values().skip(READ_AHEAD);
-    let mut touched = 0u64;
-    for (id, f) in map.iter() {
-        if let Some(next) = ahead.next() {
-            touched = touched.wrapping_add(first_lines(next));
-        }
-        let (idx, version) = key_words(id);
-        h.write_u64(pair(idx, version));
-        hash_formation(f, h);
-    }
-    std::hint::black_box(touched);
-}
-
-/// The first value of each of a formation's lists, summed (to bring them into the cache).
-#[inline(always)]
-fn first_lines(f: &Formation) -> u64 {
-    let member = f.members.first().map_or(0, |m| match *m {
-        Member::Unit(u) => u.data().as_ffi(),
-        Member::Formation(c) => c.data().as_ffi(),
-    });
-    let slot = f.slots.first().map_or(0, |s| vec_word(s.offset));
-    let path = f.path.first().map_or(0, |p| vec_word(*p));
-    let clearance = f
-        .path_clearance
-        .first()
-        .map_or(0, |c| u64::from(c.to_bits()));
-    let name = f.name.as_bytes().first().map_or(0, |&b| u64::from(b));
-    member ^ slot ^ path ^ clearance ^ name
-}
-
-fn write_option_key(k: Option<FormationId>, h: &mut WordHasher) {
-    match k {
-        Some(k) => {
-            let (idx, version) = key_words(k);
-            h.write_u32(1);
-            h.write_u64(pair(idx, version));
-        }
-        None => h.write_u32(0),
-    }
-}
-
-fn write_option_vec(v: Option<cohort_steering::Vec2>, h: &mut WordHasher) {
-    match v {
-        Some(v) => {
-            h.write_u32(1);
-            h.write_u64(vec_word(v));
-        }
-        None => h.write_u32(0),
-    }
-}
-
-fn write_role(role: Role, h: &mut WordHasher) {
-    let (tag, arg) = role_words(role);
-    h.write_u64(pair(tag, arg));
-}
-
-fn write_slots(slots: &[Slot], h: &mut WordHasher) {
-    h.write_len(slots.len());
-    for &Slot {
-        offset,
-        facing,
-        role,
-    } in slots
-    {
-        h.write_u64(vec_word(offset));
-        h.write_u64(vec_word(facing));
-        write_role(role, h);
-    }
-}
-
-fn write_pattern(p: &Pattern, h: &mut WordHasher) {
-    let Pattern {
-        kind,
-        spacing,
-        unit_radius,
-    } = p;
-    h.write_u64(pair(spacing.to_bits(), unit_radius.to_bits()));
-    let tag = match kind {
-        PatternKind::Line => 0,
-        PatternKind::Column => 1,
-        PatternKind::Wedge => 2,
-        PatternKind::FingerFour => 3,
-        PatternKind::EchelonLeft => 4,
-        PatternKind::EchelonRight => 5,
-        PatternKind::Box => 6,
-        PatternKind::DefensiveCircle => 7,
-        PatternKind::TwoAbreast => 8,
-        PatternKind::Ranks(k) => {
-            h.write_u32(10);
-            h.write_u32(u32::from(*k));
-            return;
-        }
-        PatternKind::Custom(slots) => {
-            h.write_u32(9);
-            write_slots(slots, h);
-            return;
-        }
-    };
-    h.write_u32(tag);
-}
-
-fn write_settings(s: &FormationSettings, h: &mut WordHasher) {
-    let FormationSettings {
-        anchor_mode,
-        k_offset,
-        speed_fraction,
-        fixed_half_speed,
-        lag_tolerance,
-        lag_range,
-        min_speed_factor,
-        leash,
-        turn_rate,
-        arrival_radius,
-        column_in_narrows,
-        follow_gap,
-    } = s;
-    let mode = match anchor_mode {
-        AnchorMode::PseudoCharacter => 0,
-        AnchorMode::CentreOfMass => 1,
-        AnchorMode::Leader => 2,
-    };
-    let flags = mode | u32::from(*fixed_half_speed) << 8 | u32::from(*column_in_narrows) << 9;
-    h.write_u64(pair(flags, k_offset.to_bits()));
-    h.write_u64(pair(speed_fraction.to_bits(), lag_tolerance.to_bits()));
-    h.write_u64(pair(lag_range.to_bits(), min_speed_factor.to_bits()));
-    h.write_u64(pair(leash.to_bits(), turn_rate.to_bits()));
-    h.write_u64(pair(arrival_radius.to_bits(), follow_gap.to_bits()));
-}
-
-fn hash_formation(f: &Formation, h: &mut WordHasher) {
-    let Formation {
-        name,
-        parent,
-        members,
-        role,
-        settings,
-        anchor,
-        motion,
-        path,
-        path_clearance,
-        narrows,
-        path_index,
-        goal,
-        goal_facing,
-        target,
-        speed_factor,
-        mean_lag,
-        in_column,
-        slowest_speed,
-        weakest_accel,
-        pattern,
-        base_pattern,
-        slots,
-        needs_assignment,
-        half_extent,
-        pass_velocity,
-        follow_speed,
-        give_way,
-        narrowed,
-    } = f;
-    let AnchorPoint {
-        position,
+    if let Some(Flight {
+        source,
+        from,
         velocity,
-        orientation,
-    } = anchor;
-    let motion = match motion {
-        Motion::Holding => 0,
-        Motion::Moving => 1,
-        Motion::Turning => 2,
-        Motion::Loose => 3,
-    };
-    let flags = motion | u32::from(*in_column) << 8 | u32::from(*needs_assignment) << 9;
-    h.write_u64(pair(flags, speed_factor.to_bits()));
-    h.write_u64(pair(mean_lag.to_bits(), slowest_speed.to_bits()));
-    h.write_u64(pair(weakest_accel.to_bits(), 0));
-    h.write_u64(vec_word(*position));
-    h.write_u64(vec_word(*velocity));
-    h.write_u64(vec_word(*orientation));
-    h.write_u64(vec_word(*half_extent));
-    h.write_u64(vec_word(*pass_velocity));
-    h.write_u64(*path_index as u64);
-    write_role(*role, h);
-    write_option_key(*parent, h);
-    write_option_vec(*goal, h);
-    write_option_vec(*goal_facing, h);
-    match target {
-        Some(SlotTarget {
-            position,
-            velocity,
-            facing,
-        }) => {
-            h.write_u32(1);
-            h.write_u64(vec_word(*position));
-            h.write_u64(vec_word(*velocity));
-            h.write_u64(vec_word(*facing));
-        }
-        None => h.write_u32(0),
+        vertical_speed,
+        duration,
+        elapsed,
+        base_height,
+    }) = d.flight
+    {
+        let (tag, arg) = source_words(source);
+        flags |= 1 << 2 | tag << 3;
+        b[4] = arg;
+        b[5] = vec_word(from);
+        b[6] = vec_word(velocity);
+        b[7] = pair(vertical_speed.to_bits(), duration.to_bits());
+        b[8] = pair(elapsed.to_bits(), base_height.to_bits());
     }
-    match follow_speed {
-        Some(s) => h.write_u64(pair(1, s.to_bits())),
-        None => h.write_u32(0),
-    }
-    write_option_key(*give_way, h);
-    write_settings(settings, h);
-    write_pattern(pattern.pattern(), h);
-    write_pattern(base_pattern.pattern(), h);
-    match narrowed {
-        Some(p) => {
-            h.write_u32(1);
-            write_pattern(p.pattern(), h);
-        }
-        None => h.write_u32(0),
-    }
-    h.write_len(members.len());
-    for m in members {
-        let (tag, (idx, version)) = match *m {
-            Member::Unit(u) => (0, key_words(u)),
-            Member::Formation(c) => (1, key_words(c)),
-        };
-        h.write_u32(tag);
-        h.write_u64(pair(idx, version));
-    }
-    write_slots(slots, h);
-    h.write_vec2s(path);
-    h.write_f32s(path_clearance);
-    h.write_len(narrows.len());
-    for &(a, b) in narrows {
-        h.write_u64(pair(a.to_bits(), b.to_bits()));
-    }
-    h.write_bytes(name.as_bytes());
+    b[0] = u64::from(flags);
+    let (first, second) = b.split_at(BLOCK_WORDS);
+    [first, second].map(|h| std::array::from_fn(|i| h[i]))
 }
 
 #[cfg(test)]
