@@ -244,8 +244,13 @@ impl WordHasher {
     /// Pads the stream with zero words to a block boundary.
     #[inline(always)]
     pub(crate) fn align(&mut self) {
-        if self.filled > 0 {
-            self.buf[self.filled % BLOCK_WORDS..BLOCK_WORDS].fill(0);
+        let at = self.filled % BLOCK_WORDS;
+        if at > 0 {
+            // A block's worth of zeros from `at` (a fixed size: stores, not a call); what
+            // lands past the block is overflow room, rewritten before it is read.
+            if let Some(rest) = self.buf.get_mut(at..at + BLOCK_WORDS) {
+                rest.fill(0);
+            }
             self.filled = BLOCK_WORDS;
             self.spill();
         }

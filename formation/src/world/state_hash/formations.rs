@@ -73,8 +73,9 @@ fn hash_formation(id: FormationId, f: &Formation, h: &mut WordHasher) {
     let n = members.len().min(slots.len());
     let (paired_members, more_members) = members.split_at(n);
     let (paired_slots, more_slots) = slots.split_at(n);
+    let mut custom = false;
     h.with_lanes(|lanes| {
-        absorb_record(id, f, lanes);
+        custom = absorb_record(id, f, lanes);
         let mut ms = paired_members.chunks_exact(2);
         let mut ss = paired_slots.chunks_exact(2);
         for (m, s) in (&mut ms).zip(&mut ss) {
@@ -95,13 +96,15 @@ fn hash_formation(id: FormationId, f: &Formation, h: &mut WordHasher) {
     h.write_f32_pairs(path_clearance);
     h.write_each(narrows, |&(a, b)| [pair(a.to_bits(), b.to_bits())]);
     // The record says which patterns are custom.
-    for p in [Some(pattern), Some(base_pattern), narrowed.as_ref()]
-        .into_iter()
-        .flatten()
-    {
-        if let PatternKind::Custom(slots) = &p.pattern().kind {
-            h.write_len(slots.len());
-            h.write_each(slots, slot_words);
+    if custom {
+        for p in [Some(pattern), Some(base_pattern), narrowed.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            if let PatternKind::Custom(slots) = &p.pattern().kind {
+                h.write_len(slots.len());
+                h.write_each(slots, slot_words);
+            }
         }
     }
     h.write_bytes(name.as_bytes());
@@ -129,10 +132,10 @@ fn slot_words(s: &Slot) -> [u64; 3] {
 }
 
 /// A formation's record, fed to `lanes`: four blocks of words, most holding two 32-bit
-/// values. The words that take a branch to make (the patterns' kinds) come first, so that
+/// values; whether one of its patterns is custom (its slots are written after). The words that take a branch to make (the patterns' kinds) come first, so that
 /// the rest is a straight run of loads into the lanes.
 #[inline(always)]
-fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) {
+fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
     let Formation {
         // Written after the record (their lengths are in it).
         name: _,
@@ -232,7 +235,11 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) {
         path_clearance.len() as u64,
         narrows.len() as u64,
     ]);
+    [kp, kb, kn].contains(&CUSTOM)
 }
+
+/// The kind number of a custom pattern.
+const CUSTOM: u32 = 9;
 
 /// A pattern's kind (below 16), the argument of its kind, and its spacing and unit radius
 /// in one word (the slots of a custom pattern are written after the record).
@@ -253,7 +260,7 @@ fn pattern_words(p: &Pattern) -> (u32, u64, u64) {
         PatternKind::Box => (6, 0),
         PatternKind::DefensiveCircle => (7, 0),
         PatternKind::TwoAbreast => (8, 0),
-        PatternKind::Custom(_) => (9, 0),
+        PatternKind::Custom(_) => (CUSTOM, 0),
         PatternKind::Ranks(k) => (10, u64::from(*k)),
     };
     (kind, arg, pair(spacing.to_bits(), unit_radius.to_bits()))
