@@ -2,16 +2,15 @@
 //!
 //! What it covers is the state a snapshot carries ([`super::state`]): units, formations,
 //! pending orders, tactics, random generator, tick, settings, and the terrain by its hash
-//! (computed once, [`World::terrain_hash`]). Everything is written as the bits of its values
-//! into a [`WordHasher`]:
+//! (computed once when the terrain is built or loaded, [`World::terrain_hash`]). Everything
+//! is written as the bits of its values into a [`WordHasher`] (`world/word_hash.rs`):
 //!
-//! - every unit as one fixed record of two blocks (its key, body, slot target, role, jump
-//!   speed, heading smoother, membership, tag, detour length and tick, planned jump and
-//!   flight; an absent option as zeros beside a flag saying so), fed to the hasher's lanes a
-//!   block at a time in one tight loop, then the points of its detour when it has one;
-//! - every formation as a fixed record of two blocks (its scalars, vectors, options,
-//!   settings, patterns and the lengths of its lists), then its lists a few words per item
-//!   (`state_hash/formations.rs`);
+//! - the units, array by array, each entry with its key: motion, heading smoothers and
+//!   details, an absent option as zeros beside a flag saying so, then a unit's route (planned
+//!   jump, flight, detour points) when it has one (`state_hash/units.rs`);
+//! - every formation as a fixed record of four blocks (its scalars, vectors, options,
+//!   settings, patterns and the lengths of its lists), its members with their slots, then its
+//!   other lists (`state_hash/formations.rs`);
 //! - the versions of every slot of the unit and formation slot maps, free ones included
 //!   (they decide the keys handed out next);
 //! - the small rest (generator, settings, orders, tactics, free-slot orders) through the
@@ -22,9 +21,12 @@
 //! a body, a formation or their parts does not compile until it is hashed (or said not to
 //! be, like the per-tick caches a snapshot does not carry either).
 //!
-//! The hot paths do not branch on the data where it varies from unit to unit: a role, an
-//! optional slot target or membership become words through selects, not jumps, so a mixed
-//! army costs what a uniform one does.
+//! The records are fed to the hasher's lanes a block at a time from short loops that keep
+//! the lanes in registers, and they do not branch on the data where it varies from unit to
+//! unit: a role, an optional slot target or membership become words through selects, not
+//! jumps, so a mixed army costs what a uniform one does. The cost is the number of words
+//! hashed (thirty-two a unit, some eighty a formation of ten) and the instructions that
+//! gather them; `docs/performance.md` has the figures.
 
 mod formations;
 mod units;
@@ -42,8 +44,8 @@ impl World {
     /// random generator, tick, settings) and of the terrain ([`World::terrain_hash`]): equal
     /// hashes mean identical states, bit for bit, on the same map. Computed over the bits of
     /// the values (see `world/state_hash.rs`), the same on every platform and in every run;
-    /// allocates nothing, formats nothing, and costs about ten nanoseconds per unit, so a
-    /// lockstep game can compare it every tick.
+    /// allocates nothing, formats nothing, and costs about ten nanoseconds per unit (see
+    /// `docs/performance.md`), so a lockstep game can compare it every tick.
     pub fn state_hash(&self) -> u64 {
         let mut h = WordHasher::new();
         // Whole: a new part of the state must be hashed here too.

@@ -14,10 +14,12 @@
 //!
 //! Words are written a few at a time ([`WordHasher::write_words`], [`WordHasher::write_each`]):
 //! each write copies its words into the block being filled, with one check for a full block
-//! per write rather than per word. Bulk data (one record per unit, per formation) is fed to
-//! the lanes a whole block at a time ([`WordHasher::with_lanes`]) after [`WordHasher::align`]
-//! pads the stream to a block boundary; where that padding falls follows from what was
-//! written before, so it is as unambiguous as the rest of the stream.
+//! per write rather than per word. Bulk data (the records of units and formations) is fed to
+//! the lanes a whole block at a time ([`WordHasher::with_lanes`]), while the words written
+//! before wait in the block being filled until it is full: the lanes take the two kinds of
+//! block interleaved, in an order that follows from what was written (the lengths a record
+//! holds say how many words and blocks follow it), so the stream is as unambiguous as if
+//! every word had been written one by one, and nothing is padded until the end.
 
 use cohort_steering::Vec2;
 
@@ -256,12 +258,11 @@ impl WordHasher {
         }
     }
 
-    /// Pads the stream to a block boundary and lets `f` feed whole blocks to a copy of the
-    /// lanes (a local the compiler keeps in registers through a long loop), then takes the
-    /// copy back.
+    /// Lets `f` feed whole blocks to a copy of the lanes (a local the compiler keeps in
+    /// registers through a long loop), then takes the copy back. The block being filled keeps
+    /// its words; it goes to the lanes when it is full.
     #[inline(always)]
     pub(crate) fn with_lanes(&mut self, f: impl FnOnce(&mut Lanes)) {
-        self.align();
         let mut lanes = self.lanes;
         f(&mut lanes);
         self.lanes = lanes;
@@ -358,19 +359,25 @@ mod tests {
     }
 
     #[test]
-    fn whole_blocks_hash_as_their_words() {
+    fn whole_blocks_go_in_ahead_of_the_waiting_words() {
         let blocks: [Block; 3] =
             std::array::from_fn(|b| std::array::from_fn(|i| (b * 100 + i) as u64));
-        let by_words = hash_of(|h| {
-            h.write_u64(7);
-            h.align();
-            blocks.iter().flatten().for_each(|&w| h.write_u64(w));
-        });
         let by_blocks = hash_of(|h| {
             h.write_u64(7);
             h.with_lanes(|lanes| lanes.absorb_all(&blocks));
         });
+        // The same as the blocks' words written one by one before the waiting word...
+        let by_words = hash_of(|h| {
+            blocks.iter().flatten().for_each(|&w| h.write_u64(w));
+            h.write_u64(7);
+        });
         assert_eq!(by_words, by_blocks);
+        // ...and not the same as the words in the order they were written.
+        let in_order = hash_of(|h| {
+            h.write_u64(7);
+            blocks.iter().flatten().for_each(|&w| h.write_u64(w));
+        });
+        assert_ne!(in_order, by_blocks);
     }
 
     #[test]
