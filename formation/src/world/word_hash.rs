@@ -3,14 +3,15 @@
 //!
 //! The state is fed as integers, never as bytes in memory: a float is its bits, two 32-bit
 //! values share a word (`low | high << 32`), so the stream is the same on every platform and
-//! endianness. The construction is the one of [`super::StableHasher`] (wyhash's folded
-//! 64 × 64 → 128-bit multiply, `lane = fold(a ^ key, b ^ lane)`, the key keeping a zero word
-//! from zeroing the product) over blocks of eight words feeding four independent lanes, so a
-//! block's four multiplies run in parallel. Four lanes and one key leave room in the CPU's
-//! registers for the words being gathered, which is where the time goes: a unit's record is
-//! three blocks. The lanes start from different seeds and are told apart again when they are
-//! combined at the end. The last partial block is zero-padded and the number of words
-//! written folded in, so padding is unambiguous.
+//! endianness, and nothing depends on the width of a pointer (a length is a `u64`). The
+//! construction is the one of [`super::StableHasher`] (wyhash's folded 64 × 64 → 128-bit
+//! multiply, `lane = fold(a ^ key, b ^ lane)`, the key keeping a zero word from zeroing the
+//! product) over blocks of eight words feeding four independent lanes, so a block's four
+//! multiplies run in parallel. Four lanes and one key leave room in the CPU's registers for
+//! the words being gathered, which is where most of the time goes. The lanes start from
+//! different seeds and are told apart again when they are combined at the end. The last
+//! partial block is zero-padded and the number of words written folded in, so padding is
+//! unambiguous. The known values pinned by the tests below are part of the format.
 //!
 //! Words are written a few at a time ([`WordHasher::write_words`], [`WordHasher::write_each`]):
 //! each write copies its words into the block being filled, with one check for a full block

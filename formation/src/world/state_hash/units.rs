@@ -12,8 +12,8 @@
 //!   jump and the flight and the points of its detour.
 
 use cohort_pathing::JumpSource;
-use cohort_steering::Body;
 use cohort_steering::locomotion::HeadingSmoother;
+use cohort_steering::{Body, Vec2};
 
 use super::{key_word, role_words};
 use crate::formation::SlotTarget;
@@ -23,10 +23,10 @@ use crate::world::slot_versions::hash_slot_versions;
 use crate::world::unit_store::{UnitDetails, UnitMotion, UnitStore};
 use crate::world::word_hash::{BLOCK_WORDS, Block, Lanes, WordHasher, pair, vec_word};
 
-/// Words of a unit's motion, and of its heading smoother: a block and a half.
+/// Half a block of words.
 const HALF_WORDS: usize = BLOCK_WORDS / 2;
 
-/// A block and a half of words.
+/// A unit's motion, or its heading smoother: a block and a half of words.
 type Record = [u64; 3 * HALF_WORDS];
 
 /// Units: the sizes of the three arrays, the versions of the motion array's slots, then the
@@ -75,9 +75,9 @@ fn absorb_pairs(records: impl Iterator<Item = Record>, lanes: &mut Lanes) {
 
 /// What an absent slot target is hashed as (beside a flag saying it is absent).
 const NO_TARGET: SlotTarget = SlotTarget {
-    position: cohort_steering::Vec2::ZERO,
-    velocity: cohort_steering::Vec2::ZERO,
-    facing: cohort_steering::Vec2::ZERO,
+    position: Vec2::ZERO,
+    velocity: Vec2::ZERO,
+    facing: Vec2::ZERO,
 };
 
 /// A unit's motion in twelve words. The caches a snapshot does not carry either (the route
@@ -175,6 +175,7 @@ fn absorb_details(id: UnitId, d: &UnitDetails, lanes: &mut Lanes) {
     }
 }
 
+/// A jump source's kind (0 a link, 1 a gap) and index.
 fn source_words(s: JumpSource) -> (u32, u64) {
     match s {
         JumpSource::Link(i) => (0, i as u64),
@@ -186,7 +187,8 @@ fn source_words(s: JumpSource) -> (u32, u64) {
 /// the flight, an absent one as zeros.
 #[cold]
 fn route_record(d: &UnitDetails) -> [Block; 2] {
-    let mut b = [0u64; 2 * BLOCK_WORDS];
+    let mut a = [0u64; BLOCK_WORDS];
+    let mut b = [0u64; BLOCK_WORDS];
     let mut tags = 0;
     if let Some(PlannedJump {
         source,
@@ -196,9 +198,9 @@ fn route_record(d: &UnitDetails) -> [Block; 2] {
     {
         let (tag, arg) = source_words(source);
         tags |= tag;
-        b[1] = arg;
-        b[2] = vec_word(takeoff);
-        b[3] = vec_word(landing);
+        a[1] = arg;
+        a[2] = vec_word(takeoff);
+        a[3] = vec_word(landing);
     }
     if let Some(Flight {
         source,
@@ -212,13 +214,12 @@ fn route_record(d: &UnitDetails) -> [Block; 2] {
     {
         let (tag, arg) = source_words(source);
         tags |= tag << 1;
-        b[4] = arg;
-        b[5] = vec_word(from);
-        b[6] = vec_word(velocity);
-        b[7] = pair(vertical_speed.to_bits(), duration.to_bits());
-        b[8] = pair(elapsed.to_bits(), base_height.to_bits());
+        a[4] = arg;
+        a[5] = vec_word(from);
+        a[6] = vec_word(velocity);
+        a[7] = pair(vertical_speed.to_bits(), duration.to_bits());
+        b[0] = pair(elapsed.to_bits(), base_height.to_bits());
     }
-    b[0] = u64::from(tags);
-    let (first, second) = b.split_at(BLOCK_WORDS);
-    [first, second].map(|h| std::array::from_fn(|i| h[i]))
+    a[0] = u64::from(tags);
+    [a, b]
 }
