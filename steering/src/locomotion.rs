@@ -141,9 +141,13 @@ pub struct HeadingSmoother {
 }
 
 impl HeadingSmoother {
-    /// An empty smoother.
-    pub fn new() -> Self {
-        Self::default()
+    /// An empty smoother (the same as [`HeadingSmoother::default`], usable in constants).
+    pub const fn new() -> Self {
+        Self {
+            samples: [Vec2::ZERO; HEADING_SAMPLES],
+            next: 0,
+            len: 0,
+        }
     }
 
     /// Forgets all recorded directions (for example after a teleport or a long stop).

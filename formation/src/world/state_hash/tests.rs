@@ -1,9 +1,16 @@
 //! The state hash sees one-ulp changes of every kind of evolving value, and only them.
 
+use cohort_pathing::JumpSource;
 use cohort_steering::Vec2;
+use slotmap::Key;
 
+use super::key_word;
+use crate::anchor::AnchorMode;
 use crate::army::{ArmySpec, build_army};
-use crate::world::{World, WorldSettings};
+use crate::formation::{Member, Motion};
+use crate::ids::{FormationId, UnitId};
+use crate::pattern::{Pattern, PatternKind, Role, Slot, ValidPattern};
+use crate::world::{Flight, PlannedJump, World, WorldSettings};
 
 /// A change made to a world.
 type Edit = Box<dyn Fn(&mut World)>;
@@ -71,11 +78,73 @@ fn one_ulp_of_any_unit_value_changes_the_hash() {
         Box::new(move |w| w.units.details[id].detour.push(Vec2::ZERO)),
         Box::new(move |w| w.units.details[id].formation = None),
         Box::new(move |w| w.units.smoothers[id].clear()),
+        Box::new(move |w| w.units.smoothers[id].record(Vec2::new(0.0, 1.0))),
         Box::new(move |w| {
             w.remove_unit(id);
         }),
+        Box::new(move |w| ulp(&mut w.units.motion[id].body.radius)),
+        Box::new(move |w| ulp(&mut w.units.motion[id].body.mass)),
+        Box::new(move |w| ulp(&mut w.units.motion[id].body.max_speed)),
+        Box::new(move |w| ulp(&mut w.units.motion[id].body.max_force)),
+        Box::new(move |w| {
+            if let Some(t) = &mut w.units.motion[id].slot_target {
+                ulp_vec(&mut t.position);
+            }
+        }),
+        Box::new(move |w| w.units.motion[id].role = Role::Custom(3)),
+        Box::new(move |w| w.units.motion[id].role = Role::Custom(4)),
+        Box::new(move |w| w.units.details[id].tag += 1),
+        Box::new(move |w| w.units.details[id].detour.push(Vec2::new(0.0, 1e-30))),
+        Box::new(move |w| w.units.details[id].next_jump = Some(jump(0))),
+        Box::new(move |w| w.units.details[id].next_jump = Some(jump(1))),
+        Box::new(move |w| w.units.details[id].flight = Some(flight(0.5))),
+        Box::new(move |w| w.units.details[id].flight = Some(flight(0.25))),
     ];
     assert_all_differ(&world, &edits);
+}
+
+/// A planned jump over the gap `gap`.
+fn jump(gap: usize) -> PlannedJump {
+    PlannedJump {
+        source: JumpSource::Gap(gap),
+        takeoff: Vec2::new(1.0, 2.0),
+        landing: Vec2::new(3.0, 2.0),
+    }
+}
+
+/// A flight `elapsed` seconds in.
+fn flight(elapsed: f32) -> Flight {
+    Flight {
+        source: JumpSource::Link(0),
+        from: Vec2::new(1.0, 2.0),
+        velocity: Vec2::new(4.0, 0.0),
+        vertical_speed: 3.0,
+        duration: 1.0,
+        elapsed,
+        base_height: 0.0,
+    }
+}
+
+#[test]
+fn the_caches_a_snapshot_leaves_out_do_not_count() {
+    let world = marching();
+    let before = world.state_hash();
+    let (id, _) = world.units().nth(17).unwrap();
+    let mut changed = world.clone();
+    let m = &mut changed.units.motion[id];
+    m.group = m.group.wrapping_add(1);
+    m.routed ^= true;
+    m.airborne ^= true;
+    assert_eq!(changed.state_hash(), before);
+}
+
+#[test]
+fn every_key_has_an_odd_version() {
+    // The member words (`state_hash/formations.rs`) rest on it.
+    let world = marching();
+    let odd = |w: u64| w >> 32 & 1 == 1;
+    assert!(world.units().all(|(id, _)| odd(key_word(id))));
+    assert!(world.formations().all(|(id, _)| odd(key_word(id))));
 }
 
 #[test]
@@ -98,8 +167,72 @@ fn one_ulp_of_a_formation_field_changes_the_hash() {
                 ulp_vec(&mut s.offset);
             }
         }),
+        Box::new(move |w| {
+            if let Some(s) = w.formations[id].slots.first_mut() {
+                ulp_vec(&mut s.facing);
+            }
+        }),
+        Box::new(move |w| {
+            if let Some(s) = w.formations[id].slots.last_mut() {
+                s.role = Role::Custom(9);
+            }
+        }),
+        Box::new(move |w| {
+            // The same key data, the other kind of member.
+            if let Some(m) = w.formations[id].members.first_mut() {
+                *m = match *m {
+                    Member::Unit(u) => Member::Formation(FormationId::from(u.data())),
+                    Member::Formation(f) => Member::Unit(UnitId::from(f.data())),
+                };
+            }
+        }),
+        Box::new(move |w| ulp(&mut w.formations[id].slowest_speed)),
+        Box::new(move |w| ulp(&mut w.formations[id].weakest_accel)),
+        Box::new(move |w| ulp_vec(&mut w.formations[id].anchor.orientation)),
+        Box::new(move |w| ulp_vec(&mut w.formations[id].half_extent)),
+        Box::new(move |w| w.formations[id].path_index += 1),
+        Box::new(move |w| w.formations[id].in_column ^= true),
+        Box::new(move |w| w.formations[id].motion = Motion::Loose),
+        Box::new(move |w| w.formations[id].goal = Some(Vec2::new(5.0, 5.0))),
+        Box::new(move |w| w.formations[id].goal_facing = Some(Vec2::Y)),
+        Box::new(move |w| w.formations[id].target = None),
+        Box::new(move |w| w.formations[id].parent = None),
+        Box::new(move |w| w.formations[id].give_way = Some(id)),
+        Box::new(move |w| w.formations[id].narrow_pass = Some((id, 6.0))),
+        Box::new(move |w| w.formations[id].narrow_pass = Some((id, 6.5))),
+        Box::new(move |w| w.formations[id].hurried ^= true),
+        Box::new(move |w| ulp(&mut w.formations[id].delay)),
+        Box::new(move |w| ulp(&mut w.formations[id].held_away)),
+        Box::new(move |w| w.formations[id].path_clearance.push(1.0)),
+        Box::new(move |w| w.formations[id].narrows.push((1.0, 2.0))),
+        Box::new(move |w| w.formations[id].settings.anchor_mode = AnchorMode::CentreOfMass),
+        Box::new(move |w| w.formations[id].settings.column_in_narrows ^= true),
+        Box::new(move |w| ulp(&mut w.formations[id].settings.follow_gap)),
+        Box::new(move |w| w.formations[id].pattern = pattern(PatternKind::Ranks(3), 2.0)),
+        Box::new(move |w| w.formations[id].pattern = pattern(PatternKind::Ranks(4), 2.0)),
+        Box::new(move |w| w.formations[id].base_pattern = pattern(PatternKind::Box, 2.5)),
+        Box::new(move |w| w.formations[id].narrowed = Some(pattern(PatternKind::Column, 2.0))),
+        Box::new(move |w| {
+            let slots = vec![Slot::new(Vec2::new(1.0, 0.0), Role::Any)];
+            w.formations[id].pattern = pattern(PatternKind::Custom(slots), 2.0);
+        }),
+        Box::new(move |w| {
+            let slots = vec![Slot::new(Vec2::new(1.0, 1e-30), Role::Any)];
+            w.formations[id].pattern = pattern(PatternKind::Custom(slots), 2.0);
+        }),
     ];
     assert_all_differ(&world, &edits);
+}
+
+/// A checked pattern of `kind`, `spacing` apart.
+fn pattern(kind: PatternKind, spacing: f32) -> ValidPattern {
+    Pattern {
+        kind,
+        spacing,
+        unit_radius: 0.5,
+    }
+    .validate()
+    .unwrap()
 }
 
 #[test]
