@@ -65,7 +65,13 @@ pub(super) struct GiveWay {
 pub(super) struct Track {
     points: [Vec2; TRACK_POINTS],
     arc: [f32; TRACK_POINTS],
+    /// `dirs[i]`: the unit direction of the leg from point `i - 1` to point `i` (zero for a
+    /// leg of no length, and at 0).
+    dirs: [Vec2; TRACK_POINTS],
     len: usize,
+    /// The corners of the box round the points.
+    lo: Vec2,
+    hi: Vec2,
 }
 
 impl Track {
@@ -101,7 +107,10 @@ impl Track {
         let mut t = Track {
             points: [Vec2::ZERO; TRACK_POINTS],
             arc: [0.0; TRACK_POINTS],
+            dirs: [Vec2::ZERO; TRACK_POINTS],
             len: 0,
+            lo: Vec2::splat(f32::INFINITY),
+            hi: Vec2::splat(f32::NEG_INFINITY),
         };
         for k in (0..nb).rev() {
             t.push(back[k], back_arc[k]);
@@ -127,8 +136,13 @@ impl Track {
 
     fn push(&mut self, p: Vec2, s: f32) {
         if self.len < TRACK_POINTS {
+            if self.len > 0 {
+                self.dirs[self.len] = (p - self.points[self.len - 1]).normalize_or_zero();
+            }
             self.points[self.len] = p;
             self.arc[self.len] = s;
+            self.lo = self.lo.min(p);
+            self.hi = self.hi.max(p);
             self.len += 1;
         }
     }
@@ -142,14 +156,7 @@ impl Track {
 
     /// The corners of the box round the track's points.
     fn bounds(&self) -> (Vec2, Vec2) {
-        let pts = &self.points[..self.len];
-        let lo = pts
-            .iter()
-            .fold(Vec2::splat(f32::INFINITY), |m, p| m.min(*p));
-        let hi = pts
-            .iter()
-            .fold(Vec2::splat(f32::NEG_INFINITY), |m, p| m.max(*p));
-        (lo, hi)
+        (self.lo, self.hi)
     }
 
     /// Where along this track a formation `own` wide (half-width) first comes within `margin`
@@ -175,7 +182,7 @@ impl Track {
         }
         for i in 1..self.len {
             let (a0, a1) = (self.points[i - 1], self.points[i]);
-            let dir_a = (a1 - a0).normalize_or_zero();
+            let dir_a = self.dirs[i];
             let (alo, ahi) = (
                 a0.min(a1) - Vec2::splat(most),
                 a0.max(a1) + Vec2::splat(most),
@@ -186,7 +193,7 @@ impl Track {
                 if alo.cmpgt(b0.max(b1)).any() || b0.min(b1).cmpgt(ahi).any() {
                     continue;
                 }
-                let cos = dir_a.dot((b1 - b0).normalize_or_zero());
+                let cos = dir_a.dot(other.dirs[j]);
                 if !(HEAD_ON_COS..=SAME_WAY_COS).contains(&cos) {
                     continue;
                 }
@@ -300,8 +307,8 @@ impl RootIndex {
     }
 
     /// Root `e`'s cached [`Mover`] (see [`Self::cache_movers`]).
-    fn mover(&self, e: &RootEntry) -> Option<Mover> {
-        self.movers_of.get(e.root() as usize).copied().flatten()
+    fn mover(&self, e: &RootEntry) -> Option<&Mover> {
+        self.movers_of.get(e.root() as usize)?.as_ref()
     }
 
     pub(super) fn give_way(&self, a: &RootEntry) -> Option<GiveWay> {
