@@ -1,6 +1,6 @@
 //! Reciprocal avoidance in the world's tick: singles meeting head-on and on a circle pass each
-//! other without touching, a formation alone steps exactly as without avoidance, and the
-//! result is the same run after run.
+//! other without touching, a formation alone steps exactly as without avoidance, the result
+//! is the same run after run, and a single pushed out of a packed block walks back in.
 
 use cohort::formation::UnitId;
 use cohort::formation::pattern::{Pattern, PatternKind};
@@ -173,4 +173,37 @@ fn avoidance_is_deterministic() {
         w.state_hash()
     };
     assert_eq!(hash(), hash());
+}
+
+/// A unit standing in a packed block of standing units, taken out of the block (as a crowd
+/// pushes one out), walks back to its spot through the others, who step aside and return to
+/// theirs.
+#[test]
+fn a_single_pushed_out_of_a_packed_block_walks_back_to_its_spot() {
+    let centre = Vec2::splat(50.0);
+    let mut starts = Vec::new();
+    for i in -3..=3 {
+        for j in -3..=3 {
+            let spot = centre + Vec2::new(i as f32, j as f32) * 1.5;
+            starts.push((spot, spot));
+        }
+    }
+    let (mut world, ids) = singles(&starts, WorldSettings::default());
+    let spots: Vec<Vec2> = starts.iter().map(|s| s.1).collect();
+    // Everyone stands on their spot.
+    for _ in 0..(2.0 / DT) as u32 {
+        world.step(DT);
+    }
+    // The unit in the middle is taken out of the block, 8 m north of its edge.
+    let middle = ids[24];
+    assert_eq!(spots[24], centre);
+    world
+        .set_unit_position(middle, centre + Vec2::new(0.0, 12.5))
+        .expect("position");
+    let (time, _) = run(&mut world, &ids, &spots, 90.0);
+    let at = world.unit(middle).expect("alive").body.position;
+    assert!(
+        time.is_some(),
+        "not everyone back on their spot in 90 s: the middle unit at {at} (spot {centre})"
+    );
 }
