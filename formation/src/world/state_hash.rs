@@ -40,13 +40,8 @@ use crate::pattern::Role;
 use crate::world::World;
 
 impl World {
-    /// A 64-bit hash of everything that evolves (units, formations, pending orders, tactics,
-    /// random generator, tick, settings) and of the terrain ([`World::terrain_hash`]): equal
-    /// hashes mean identical states, bit for bit, on the same map. Computed over the bits of
-    /// the values (see `world/state_hash.rs`), the same on every platform and in every run;
-    /// allocates nothing, formats nothing, and costs about ten nanoseconds per unit (see
-    /// `docs/performance.md`), so a lockstep game can compare it every tick.
-    pub fn state_hash(&self) -> u64 {
+    /// [`World::state_hash`]: the world's state fed to the word hasher, part by part.
+    pub(in crate::world) fn hash_state(&self) -> u64 {
         let mut h = WordHasher::new();
         // Whole: a new part of the state must be hashed here too.
         let StateRef {

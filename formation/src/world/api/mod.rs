@@ -1,13 +1,12 @@
 //! The public methods of [`World`]: building and changing a world here, then by concept in
 //! the submodules (queries, checked setters, membership with detach and attach, formation
-//! status, text snapshots of the whole world, state snapshots without the terrain, the
-//! avoidance record of one watched unit). The machinery behind them (the tick's stages, the
+//! status, text snapshots of the whole world, state snapshots without the terrain and the
+//! state hash, the avoidance record of one watched unit). The machinery behind them (the tick's stages, the
 //! snapshot formats, the checks of a loaded world) is private, in the other modules of
 //! `world/`.
 //!
 //! Elsewhere only: [`World::step`] and [`World::plan`], with the tick they run
-//! (`world/step.rs`, which lists its stages), and [`World::state_hash`], beside the hashing
-//! code it runs (`world/state_hash.rs`).
+//! (`world/step.rs`, which lists its stages).
 
 mod diagnostics;
 pub(in crate::world) mod membership;

@@ -5,6 +5,16 @@ use crate::error::WorldError;
 use crate::world::{SnapshotFormat, World, WorldSettings};
 
 impl World {
+    /// A 64-bit hash of everything that evolves (units, formations, pending orders, tactics,
+    /// random generator, tick, settings) and of the terrain ([`World::terrain_hash`]): equal
+    /// hashes mean identical states, bit for bit, on the same map. Computed over the bits of
+    /// the values (see `world/state_hash.rs`), the same on every platform and in every run;
+    /// allocates nothing, formats nothing, and costs about ten nanoseconds per unit (see
+    /// `docs/performance.md`), so a lockstep game can compare it every tick.
+    pub fn state_hash(&self) -> u64 {
+        self.hash_state()
+    }
+
     /// A 64-bit hash of the terrain (map and navigation graph), computed when the world is
     /// built or loaded and when its navigation graph is replaced.
     pub fn terrain_hash(&self) -> u64 {
