@@ -35,6 +35,8 @@ pub(crate) struct Scratch {
     pub(crate) held: Vec<bool>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
+    /// The constraint stage's geometry buffers, one per chunk of units (see `world/par.rs`).
+    pub(crate) chunk_near: Vec<super::constraints::NearGeometry>,
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
     /// between ticks so that a warm stage allocates nothing.
     #[cfg(feature = "parallel")]

@@ -140,7 +140,7 @@ pub(super) fn steer_units(
                 .as_mut()
                 .filter(|_| share_pairs)
                 .map(|s| s.seed_candidates(positions, pair_margin));
-            sweep.run(&*g, sweep_buffers, separation, pairs);
+            sweep.run_grid(&*g, sweep_buffers, separation, pairs);
             Search::Grid(&*g)
         }
         _ => {
