@@ -14,11 +14,26 @@ use super::{Scratch, Terrain, WorldSettings};
 
 /// The map's geometry near one unit, found by a query (one pair of buffers per chunk of units,
 /// kept between ticks).
-#[derive(Default)]
 pub(crate) struct NearGeometry {
     obstacles: Vec<CircleObstacle>,
     walls: Vec<Wall>,
 }
+
+impl Default for NearGeometry {
+    /// Buffers with room for [`GEOMETRY_ROOM`] obstacles and walls each, made once: a chunk
+    /// of units that first comes near a lot of geometry long after the world was built does
+    /// not allocate in that tick.
+    fn default() -> Self {
+        Self {
+            obstacles: Vec::with_capacity(GEOMETRY_ROOM),
+            walls: Vec::with_capacity(GEOMETRY_ROOM),
+        }
+    }
+}
+
+/// Obstacles and walls a per-chunk geometry buffer has room for from the start (a unit's
+/// queries reach a few metres; more grow the buffer, once).
+pub(crate) const GEOMETRY_ROOM: usize = 32;
 
 /// Constraint stage: units are moved apart where they overlap, and out of obstacles and walls
 /// (no unit crosses a wall in one step). A unit pushed back by geometry would undo half of

@@ -54,24 +54,6 @@ where
     out.extend(items.iter().map(f));
 }
 
-/// Calls `f(k, item)` for every item of `items`: on the pool's threads when there are at
-/// least two items and more than one thread, else in order.
-pub(super) fn for_each_mut<S, F>(items: &mut [S], f: F)
-where
-    S: Send,
-    F: Fn(usize, &mut S) + Sync + Send,
-{
-    #[cfg(feature = "parallel")]
-    if split(items.len(), 2) {
-        use rayon::prelude::*;
-        items.par_iter_mut().enumerate().for_each(|(k, s)| f(k, s));
-        return;
-    }
-    for (k, s) in items.iter_mut().enumerate() {
-        f(k, s);
-    }
-}
-
 /// Calls `f(span, part, scratch)` for every span `c` of `data` given by `bounds` (span `c` is
 /// `bounds[c]..bounds[c + 1]`, offsets from `bounds[0]`, which is where `data` starts), with
 /// `part` that span of `data` and `scratch[c]` its own scratch: the spans split in halves on

@@ -3,11 +3,16 @@
 
 use cohort_steering::Vec2;
 use cohort_steering::behaviours::SeparationFalloff;
+use cohort_steering::capacity::ReserveTotal;
 use cohort_steering::grid::{CellGrid, NearPair, NeighbourSearch};
 
 /// Items per span of the grid sweep on several threads (spans end at the end of a row of
 /// cells, so most hold a few more).
 const SPAN_ITEMS: usize = 1024;
+
+/// Candidate pairs per item a span's pair buffer makes room for (equal circles packed
+/// hexagonally have three each; only a crowd pressed into overlap has more).
+const PAIRS_PER_ITEM: usize = 4;
 
 /// Separation for formation members, for every unit at once: steering's separation behaviour
 /// with the [`SeparationFalloff::Linear`] falloff (away from each neighbour closer than
@@ -33,8 +38,9 @@ pub(crate) struct SweepBuffers {
     sums: Vec<Vec2>,
     /// The spans of the sweep on several threads ([`CellGrid::sweep_spans`]).
     bounds: Vec<u32>,
-    /// Per span: what the pairs it shares with the next span add to the next span's sums.
-    spills: Vec<Vec<Vec2>>,
+    /// Per item (in the search's order): what the pairs it shares with the span before its
+    /// own add to its sum (0 in the first span).
+    spills: Vec<Vec2>,
     /// Per span: the penetration solver's candidate pairs found from it.
     pairs: Vec<Vec<(u32, u32)>>,
 }
@@ -102,36 +108,40 @@ impl SeparationSweep<'_> {
             (Some(&a), Some(&b)) => a as usize..b as usize,
             _ => 0..0,
         };
-        // What each span adds to the next one's sums.
-        if spills.len() < spans {
-            spills.resize_with(spans, Vec::new);
+        // What each span adds to the next one's sums: span `c`'s task fills span `c + 1`'s
+        // part of `spills`.
+        spills.clear();
+        spills.resize(sorted_sums.len(), Vec2::ZERO);
+        if span_pairs.len() < spans {
+            span_pairs.resize_with(spans, Vec::new);
         }
-        super::par::for_each_mut(spills.get_mut(..spans).unwrap_or(&mut []), |c, spill| {
+        let later = bounds.get(1..).unwrap_or(&[]);
+        let first = later.first().map_or(0, |&b| b as usize);
+        let spill_parts = spills.get_mut(first..).unwrap_or(&mut []);
+        let spill = |c: usize, part: &mut [Vec2], _: &mut Vec<(u32, u32)>| {
             let next = range(c + 1);
-            spill.clear();
-            spill.resize(next.len(), Vec2::ZERO);
             grid.sweep_span(reach, range(c), true, |pair| {
                 if let (_, Some(push)) = self.pair(radii, &pair) {
                     let at = (pair.slot_b as usize).wrapping_sub(next.start);
-                    if let Some(s) = spill.get_mut(at) {
+                    if let Some(s) = part.get_mut(at) {
                         *s -= push;
                     }
                 }
             });
-        });
+        };
+        super::par::for_each_span(later, spill_parts, span_pairs, &spill);
         // Each span's own sums, from what the span before added.
-        if span_pairs.len() < spans {
-            span_pairs.resize_with(spans, Vec::new);
-        }
         let collect = pairs.is_some();
         let spills = &*spills;
         let own = |c: usize, part: &mut [Vec2], found: &mut Vec<(u32, u32)>| {
             let span = range(c);
-            match c.checked_sub(1).and_then(|b| spills.get(b)) {
+            match spills.get(span.clone()) {
                 Some(spill) if spill.len() == part.len() => part.copy_from_slice(spill),
                 _ => part.fill(Vec2::ZERO),
             }
             found.clear();
+            // Room for as many pairs per item as the penetration solver keeps.
+            found.reserve_total(span.len() * PAIRS_PER_ITEM);
             grid.sweep_span(reach, span.clone(), false, |pair| {
                 let (candidate, push) = self.pair(radii, &pair);
                 if let (true, Some(c)) = (collect, candidate) {
