@@ -33,6 +33,7 @@ mod state;
 mod state_hash;
 mod step;
 mod tactics;
+mod tally;
 mod terrain;
 mod timings;
 mod unit_store;

@@ -140,8 +140,9 @@ impl SeparationSweep<'_> {
                 _ => part.fill(Vec2::ZERO),
             }
             found.clear();
-            // Room for as many pairs per item as the penetration solver keeps.
-            found.reserve_total(span.len() * PAIRS_PER_ITEM);
+            // Room for as many pairs per item as the penetration solver keeps, twice over:
+            // the spans' lengths change from tick to tick, a buffer's largest seldom.
+            found.reserve_total(2 * span.len() * PAIRS_PER_ITEM);
             grid.sweep_span(reach, span.clone(), false, |pair| {
                 let (candidate, push) = self.pair(radii, &pair);
                 if let (true, Some(c)) = (collect, candidate) {
