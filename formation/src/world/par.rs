@@ -65,19 +65,12 @@ where
     S: Send,
     F: Fn(usize, &mut [T], &mut S) + Sync,
 {
-    let parallel = split(bounds.len().saturating_sub(1), 2);
-    spans_from(0, bounds, data, scratch, f, parallel);
+    spans_from(0, bounds, data, scratch, f);
 }
 
 /// [`for_each_span`] for the spans numbered from `first`.
-fn spans_from<T, S, F>(
-    first: usize,
-    bounds: &[u32],
-    data: &mut [T],
-    scratch: &mut [S],
-    f: &F,
-    parallel: bool,
-) where
+fn spans_from<T, S, F>(first: usize, bounds: &[u32], data: &mut [T], scratch: &mut [S], f: &F)
+where
     T: Send,
     S: Send,
     F: Fn(usize, &mut [T], &mut S) + Sync,
@@ -107,15 +100,15 @@ fn spans_from<T, S, F>(
                 bounds.get(mid..).unwrap_or(&[]),
             );
             #[cfg(feature = "parallel")]
-            if parallel {
+            if split(spans, 2) {
                 rayon::join(
-                    || spans_from(first, bl, dl, sl, f, parallel),
-                    || spans_from(first + mid, br, dr, sr, f, parallel),
+                    || spans_from(first, bl, dl, sl, f),
+                    || spans_from(first + mid, br, dr, sr, f),
                 );
                 return;
             }
-            spans_from(first, bl, dl, sl, f, parallel);
-            spans_from(first + mid, br, dr, sr, f, parallel);
+            spans_from(first, bl, dl, sl, f);
+            spans_from(first + mid, br, dr, sr, f);
         }
     }
 }
@@ -140,9 +133,9 @@ where
         a.get_mut(..n).unwrap_or(&mut []),
         b.get_mut(..n).unwrap_or(&mut []),
     );
-    let chunks = n.div_ceil(UNIT_CHUNK);
     #[cfg(feature = "parallel")]
-    if split(chunks, 2) {
+    if split(n.div_ceil(UNIT_CHUNK), 2) {
+        let chunks = n.div_ceil(UNIT_CHUNK);
         use rayon::prelude::*;
         if scratch.len() < chunks {
             scratch.resize_with(chunks, S::default);
