@@ -1,7 +1,7 @@
-//! The `parallel` feature steers units on rayon's threads with results bit-identical to the
-//! single-thread loop: the standard army is stepped once inside a one-thread pool (the
-//! sequential loop) and once inside a four-thread pool (parallel chunks), and the state
-//! hashes must agree at every checkpoint.
+//! The `parallel` feature runs the tick's stages on rayon's threads with results bit-identical
+//! to one thread: the standard army and the traffic scenarios are stepped inside pools of one
+//! thread (every stage's single-thread loop), two and four threads (fixed chunks on the
+//! pool's threads), and the state hashes must agree at every checkpoint.
 //!
 //! `cargo test --features parallel --test parallel_determinism` (without the feature this
 //! file has no tests).
@@ -10,6 +10,9 @@
 use cohort::formation::army::{ArmySpec, build_army};
 use cohort::formation::world::MAX_STEP;
 use cohort::formation::{World, WorldSettings};
+
+/// Pool sizes compared: one thread (the reference), two and four.
+const THREADS: [usize; 3] = [1, 2, 4];
 
 fn army() -> World {
     let spec = ArmySpec {
@@ -23,14 +26,21 @@ fn army() -> World {
         .world
 }
 
-/// State hashes after every 20 of 120 ticks, stepping inside a pool of `threads` threads.
-fn hashes(threads: usize) -> Vec<u64> {
+/// Runs `f` inside a pool of `threads` threads.
+fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("thread pool");
     pool.install(|| {
         assert_eq!(rayon::current_num_threads(), threads);
+        f()
+    })
+}
+
+/// The army's state hashes after every 20 of 120 ticks, stepped inside a pool of `threads`.
+fn army_hashes(threads: usize) -> Vec<u64> {
+    in_pool(threads, || {
         let mut world = army();
         let mut out = Vec::new();
         for tick in 1..=120 {
@@ -44,11 +54,49 @@ fn hashes(threads: usize) -> Vec<u64> {
 }
 
 #[test]
-fn parallel_steering_is_bit_identical_to_single_thread() {
-    let single = hashes(1);
-    let parallel = hashes(4);
+fn the_army_steps_bit_identically_on_one_two_and_four_threads() {
+    let runs: Vec<Vec<u64>> = THREADS.iter().map(|&t| army_hashes(t)).collect();
+    let single = &runs[0];
     assert_eq!(single.len(), 6);
-    assert_eq!(single, parallel);
+    for (threads, run) in THREADS.iter().zip(&runs) {
+        assert_eq!(run, single, "{threads} threads");
+    }
     // The world changed between checkpoints (the hashes compare real motion).
     assert!(single.windows(2).all(|w| w[0] != w[1]));
+}
+
+/// Ticks of each traffic scenario stepped (its meetings are over by then).
+const SCENARIO_TICKS: u64 = 1200;
+
+/// The state hashes of scenario `name` after every 100 of [`SCENARIO_TICKS`] ticks, stepped
+/// inside a pool of `threads` threads.
+fn scenario_hashes(name: &str, threads: usize) -> Vec<u64> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenarios/traffic")
+        .join(format!("{name}.ron"));
+    in_pool(threads, || {
+        let mut run =
+            cohort_demos::runner::load_runner(&path, None, false).unwrap_or_else(|e| panic!("{e}"));
+        let mut out = Vec::new();
+        for tick in 1..=SCENARIO_TICKS {
+            run.step().unwrap_or_else(|e| panic!("{name}: {e}"));
+            if tick % 100 == 0 {
+                out.push(run.world().state_hash());
+            }
+        }
+        out
+    })
+}
+
+#[test]
+fn traffic_scenarios_step_bit_identically_on_one_two_and_four_threads() {
+    for name in ["corridor_head_on", "crossing", "blocks_squads"] {
+        let runs: Vec<Vec<u64>> = THREADS.iter().map(|&t| scenario_hashes(name, t)).collect();
+        let single = &runs[0];
+        assert_eq!(single.len(), (SCENARIO_TICKS / 100) as usize);
+        for (threads, run) in THREADS.iter().zip(&runs) {
+            assert_eq!(run, single, "{name} on {threads} threads");
+        }
+        assert!(single.windows(2).any(|w| w[0] != w[1]), "{name} moved");
+    }
 }

@@ -80,6 +80,9 @@ pub struct BenchOptions {
     pub group_size: Option<usize>,
     /// Side of the army's square map, metres ([`ArmySpec::map_size`]; 1 km by default).
     pub map_size: f32,
+    /// Threads of the pool the world steps in (`None`: one per core). More than one needs
+    /// the formation crate's `parallel` feature ([`cohort_formation::world::PARALLEL`]).
+    pub threads: Option<usize>,
 }
 
 impl Default for BenchOptions {
@@ -95,6 +98,7 @@ impl Default for BenchOptions {
             window: None,
             group_size: None,
             map_size: ArmySpec::default().map_size,
+            threads: None,
         }
     }
 }
@@ -141,6 +145,9 @@ pub struct BenchReport {
     pub group_size: Option<usize>,
     /// Side of the square map, metres.
     pub map_size: f32,
+    /// Threads the world stepped on (1 when the formation crate is built without its
+    /// `parallel` feature).
+    pub threads: usize,
     /// Formations in the world (top-level and nested).
     pub formations: usize,
     /// Milliseconds to build the world from nothing: the terrain (map, navigation graphs)
@@ -216,6 +223,20 @@ pub enum BenchError {
     /// The army could not be built.
     #[error("building the army: {0}")]
     Build(#[from] cohort_formation::WorldError),
+    /// More than one thread asked of a build without the `parallel` feature.
+    #[error(
+        "--threads {0} needs the parallel feature (build with `--features parallel`); this \
+         build steps on one thread"
+    )]
+    NotParallel(usize),
+    /// The thread pool could not be made.
+    #[error("making a pool of {threads} threads: {why}")]
+    ThreadPool {
+        /// Threads asked for.
+        threads: usize,
+        /// Why it failed.
+        why: String,
+    },
 }
 
 /// Ticks the brute-force pass runs for `units` when the grid pass ran `ticks`.
@@ -225,8 +246,40 @@ pub fn brute_force_ticks(units: usize, ticks: u64) -> u64 {
     ticks.min(affordable).max(1)
 }
 
-/// Builds the army, warms it up, times `ticks` ticks, then times the brute-force pass.
+/// Most threads `cohort bench --threads` takes.
+pub const MAX_BENCH_THREADS: usize = 256;
+
+/// Builds the army, warms it up, times `ticks` ticks, then times the brute-force pass; all
+/// of it inside a rayon pool of [`BenchOptions::threads`] threads.
 pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
+    let threads = match options.threads {
+        Some(n) if !(1..=MAX_BENCH_THREADS).contains(&n) => {
+            return Err(BenchError::OutOfRange {
+                what: "--threads",
+                range: format!("1..={MAX_BENCH_THREADS}"),
+                value: n as u64,
+            });
+        }
+        Some(n) if n > 1 && !cohort_formation::world::PARALLEL => {
+            return Err(BenchError::NotParallel(n));
+        }
+        Some(n) => n,
+        // One per core where the stages run in parallel.
+        None if cohort_formation::world::PARALLEL => 0,
+        None => 1,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| BenchError::ThreadPool {
+            threads,
+            why: e.to_string(),
+        })?;
+    pool.install(|| bench_in_pool(options))
+}
+
+/// [`run_bench`] inside its thread pool.
+fn bench_in_pool(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     if options.units == 0 || options.units > MAX_BENCH_UNITS {
         return Err(BenchError::OutOfRange {
             what: "--units",
@@ -386,6 +439,11 @@ pub fn run_bench(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         avoidance: options.avoidance,
         group_size: options.group_size,
         map_size: spec.map_size,
+        threads: if cohort_formation::world::PARALLEL {
+            rayon::current_num_threads()
+        } else {
+            1
+        },
         formations,
         build_ms: build.0,
         build_cpu_ms: build.1,

@@ -109,6 +109,10 @@ pub enum Command {
         /// square kilometre).
         #[arg(long, value_name = "METRES", default_value_t = 1000.0)]
         map_size: f32,
+        /// Step the world on a pool of N threads (default: one per core; more than one
+        /// needs a build with the `parallel` feature).
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
     },
     /// Run a scenario through Cohort and through ORCA (`dodgy_2d`) with the same units.
     Compare {
@@ -270,6 +274,7 @@ fn execute(command: Command) -> Result<(), Failure> {
             window,
             group_size,
             map_size,
+            threads,
         } => {
             let options = crate::bench::BenchOptions {
                 units,
@@ -280,6 +285,7 @@ fn execute(command: Command) -> Result<(), Failure> {
                 window,
                 group_size,
                 map_size,
+                threads,
                 ..crate::bench::BenchOptions::default()
             };
             let report = crate::bench::run_bench(&options).map_err(bad)?;

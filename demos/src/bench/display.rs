@@ -31,6 +31,16 @@ impl fmt::Display for BenchReport {
             self.ticks,
             self.warmup_ticks
         )?;
+        writeln!(
+            f,
+            "  threads               {:>10}{}",
+            self.threads,
+            if cohort_formation::world::PARALLEL {
+                ""
+            } else {
+                " (built without the parallel feature)"
+            }
+        )?;
         let cpu = |ms: Option<f64>| ms.map_or_else(String::new, |c| format!(", CPU {c:.1} ms"));
         writeln!(
             f,

@@ -153,10 +153,45 @@ fn bad_options_are_refused() {
             group_size: Some(0),
             ..BenchOptions::default()
         },
+        BenchOptions {
+            threads: Some(0),
+            ..BenchOptions::default()
+        },
+        BenchOptions {
+            threads: Some(MAX_BENCH_THREADS + 1),
+            ..BenchOptions::default()
+        },
     ] {
         assert!(matches!(
             run_bench(&options),
             Err(BenchError::OutOfRange { .. })
         ));
+    }
+}
+
+#[test]
+fn threads_are_the_pool_asked_for() {
+    let options = BenchOptions {
+        units: 300,
+        ticks: 4,
+        warmup: 2,
+        skip_brute_force: true,
+        threads: Some(1),
+        ..BenchOptions::default()
+    };
+    let one = run_bench(&options).unwrap();
+    assert_eq!(one.threads, 1);
+    let json: serde_json::Value = serde_json::from_str(&one.to_json()).unwrap();
+    assert_eq!(json["threads"], 1);
+    let two = run_bench(&BenchOptions {
+        threads: Some(2),
+        ..options
+    });
+    if cohort_formation::world::PARALLEL {
+        let two = two.unwrap();
+        assert_eq!(two.threads, 2);
+        assert!(two.to_string().contains("threads"), "{two}");
+    } else {
+        assert!(matches!(two, Err(BenchError::NotParallel(2))), "{two:?}");
     }
 }

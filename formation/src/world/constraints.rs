@@ -4,11 +4,36 @@
 
 use cohort_steering::locomotion::turn_towards;
 use cohort_steering::penetration::constrain_to_static;
-use cohort_steering::{Body, CircleObstacle, Vec2};
+use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::gather::UnitFrame;
+use super::par::for_each_unit_chunk;
 use super::unit_store::UnitStore;
+use super::units::FreeZone;
 use super::{Scratch, Terrain, WorldSettings};
+
+/// The map's geometry near one unit, found by a query (one pair of buffers per chunk of units,
+/// kept between ticks).
+pub(crate) struct NearGeometry {
+    obstacles: Vec<CircleObstacle>,
+    walls: Vec<Wall>,
+}
+
+impl Default for NearGeometry {
+    /// Buffers with room for [`GEOMETRY_ROOM`] obstacles and walls each, made once: a chunk
+    /// of units that first comes near a lot of geometry long after the world was built does
+    /// not allocate in that tick.
+    fn default() -> Self {
+        Self {
+            obstacles: Vec::with_capacity(GEOMETRY_ROOM),
+            walls: Vec::with_capacity(GEOMETRY_ROOM),
+        }
+    }
+}
+
+/// Obstacles and walls a per-chunk geometry buffer has room for from the start (a unit's
+/// queries reach a few metres; more grow the buffer, once).
+pub(crate) const GEOMETRY_ROOM: usize = 32;
 
 /// Constraint stage: units are moved apart where they overlap, and out of obstacles and walls
 /// (no unit crosses a wall in one step). A unit pushed back by geometry would undo half of
@@ -42,34 +67,44 @@ pub(super) fn resolve_constraints(
     }
     scratch.held.clear();
     scratch.held.resize(n, false);
-    let mut any_held = false;
-    for i in 0..n {
-        let position = frame.positions[i];
-        let held = constrain_unit(scratch, frame, terrain, i, position);
-        scratch.held[i] = held;
-        any_held |= held;
-    }
-    if any_held {
+    // Each unit against the map's geometry, on its own: in chunks on the pool's threads.
+    let UnitFrame {
+        bodies,
+        positions,
+        previous,
+        zones,
+        ..
+    } = &mut *frame;
+    let (positions, previous, zones) = (&*positions, &*previous, &*zones);
+    let geometry = &mut scratch.chunk_near;
+    for_each_unit_chunk(
+        bodies,
+        &mut scratch.held,
+        geometry,
+        |first, bodies, held, near| {
+            for (k, (body, held)) in bodies.iter_mut().zip(held).enumerate() {
+                let i = first + k;
+                let Some(&position) = positions.get(i) else {
+                    continue;
+                };
+                let (previous, zone) = (previous.get(i).copied(), zones.get(i));
+                *held = constrain_unit(body, previous, zone, terrain, position, near);
+            }
+        },
+    );
+    if scratch.held.contains(&true) {
         give_way_to_held(scratch, frame, terrain);
     }
+    // Back inside the map's bounds, on the pool's threads.
+    let (bodies, near) = (&mut frame.bodies, &mut scratch.chunk_near);
+    for_each_unit_chunk(bodies, &mut scratch.held, near, |_, bodies, _, near| {
+        for body in bodies {
+            keep_in_bounds(terrain, body, near);
+        }
+    });
+    // Headings, and the bodies written back to the units, in key order.
     for i in 0..n {
         let body = &mut frame.bodies[i];
-        let before = body.position;
-        terrain.keep_in_bounds(body);
-        if body.position != before {
-            // Put back inside the bounds, perhaps into a rock by the edge (a pinch
-            // narrower than the unit): then to the nearest point where it fits.
-            let reach = body.radius + 0.5;
-            terrain.geometry_near(
-                body.position,
-                reach,
-                &mut scratch.near_obstacles,
-                &mut scratch.near_walls,
-            );
-            if inside_any(body, &scratch.near_obstacles) {
-                body.position = terrain.push_out(body.position, body.radius);
-            }
-        }
         let id = frame.ids[i];
         if let Some(u) = units.motion.get_mut(id) {
             // Headings follow the motion the constraints allowed.
@@ -85,17 +120,33 @@ pub(super) fn resolve_constraints(
     }
 }
 
-/// Puts unit `i` at `position` and applies the map's geometry to it (no wall crossed since
-/// its position before this tick's move, pushed out of walls and obstacles). Returns whether
-/// the geometry moved it.
+/// Keeps `body` inside the map's bounds: put back inside them, perhaps into a rock by the edge
+/// (a pinch narrower than the unit), it then goes to the nearest point where it fits.
+fn keep_in_bounds(terrain: &Terrain, body: &mut Body, near: &mut NearGeometry) {
+    let before = body.position;
+    terrain.keep_in_bounds(body);
+    if body.position != before {
+        let reach = body.radius + 0.5;
+        terrain.geometry_near(body.position, reach, &mut near.obstacles, &mut near.walls);
+        if inside_any(body, &near.obstacles) {
+            body.position = terrain.push_out(body.position, body.radius);
+        }
+    }
+}
+
+/// Puts a unit (`body`, standing at `previous` before this tick's move, with its free `zone`)
+/// at `position` and applies the map's geometry to it (no wall crossed since `previous`,
+/// pushed out of walls and obstacles). Returns whether the geometry moved it. Reads and
+/// writes this unit alone, so units are constrained in any order (and on any thread).
 fn constrain_unit(
-    s: &mut Scratch,
-    frame: &mut UnitFrame,
+    body: &mut Body,
+    previous: Option<Vec2>,
+    zone: Option<&FreeZone>,
     terrain: &Terrain,
-    i: usize,
     position: Vec2,
+    near: &mut NearGeometry,
 ) -> bool {
-    let (Some(body), Some(&previous)) = (frame.bodies.get_mut(i), frame.previous.get(i)) else {
+    let Some(previous) = previous else {
         return false;
     };
     body.position = position;
@@ -103,24 +154,19 @@ fn constrain_unit(
     let reach = body.radius + moved + 0.5;
     // The query ball lies inside the unit's free zone (centred `moved` away): nothing to
     // constrain against, skip the query.
-    let free = match frame.zones.get(i) {
+    let free = match zone {
         Some(zone) => zone.free_around(previous),
         None => -1.0,
     };
     if reach + moved <= free {
         return false;
     }
-    terrain.geometry_near(
-        body.position,
-        reach,
-        &mut s.near_obstacles,
-        &mut s.near_walls,
-    );
-    let pushed = constrain_to_static(body, previous, &s.near_obstacles, &s.near_walls);
+    terrain.geometry_near(body.position, reach, &mut near.obstacles, &mut near.walls);
+    let pushed = constrain_to_static(body, previous, &near.obstacles, &near.walls);
     // Pushed out of one rock into another (a crevice narrower than the unit): the
     // per-obstacle pushes cannot settle it, so it goes to the nearest point where it fits.
     // Only units that were pushed pay for the check.
-    if pushed && inside_any(body, &s.near_obstacles) {
+    if pushed && inside_any(body, &near.obstacles) {
         body.position = terrain.push_out(body.position, body.radius);
     }
     pushed
@@ -142,12 +188,32 @@ fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     if !solver.separate_from_held(positions, &frame.radii, &mut s.held, GIVE_WAY_PASSES) {
         return;
     }
-    for i in 0..frame.bodies.len() {
-        let p = frame.positions[i];
-        if p != frame.bodies[i].position {
-            constrain_unit(s, frame, terrain, i, p);
-        }
-    }
+    // The units moved clear, each against the geometry on its own (on the pool's threads).
+    let UnitFrame {
+        bodies,
+        positions,
+        previous,
+        zones,
+        ..
+    } = frame;
+    let (positions, previous, zones) = (&*positions, &*previous, &*zones);
+    for_each_unit_chunk(
+        bodies,
+        &mut s.held,
+        &mut s.chunk_near,
+        |first, bodies, _, near| {
+            for (k, body) in bodies.iter_mut().enumerate() {
+                let i = first + k;
+                match positions.get(i) {
+                    Some(&p) if p != body.position => {
+                        let (previous, zone) = (previous.get(i).copied(), zones.get(i));
+                        constrain_unit(body, previous, zone, terrain, p, near);
+                    }
+                    _ => {}
+                }
+            }
+        },
+    );
 }
 
 /// Whether `body` overlaps any of `obstacles` by more than 5 % of its radius.

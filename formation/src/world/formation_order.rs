@@ -5,8 +5,8 @@
 use slotmap::SlotMap;
 
 use super::World;
-use super::formations::MemberTally;
 use super::scratch::Scratch;
+use super::tally::MemberTally;
 use crate::formation::{Formation, Member};
 use crate::ids::FormationId;
 

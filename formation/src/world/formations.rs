@@ -5,13 +5,12 @@
 //! [`super::formation_order`] (the order formations are visited in).
 
 use cohort_steering::{Vec2, truncate};
-use slotmap::SlotMap;
 
 use super::narrows::narrow_stretches;
 use super::single_walk::SINGLE_PATH_ROOM;
+use super::tally::tally_formation;
 use super::{World, member_position};
-use crate::anchor::MemberAverage;
-use crate::formation::{Formation, Member, Motion};
+use crate::formation::{Member, Motion};
 use crate::ids::FormationId;
 use crate::order::Order;
 use cohort_steering::capacity::ReserveTotal;
@@ -231,27 +230,20 @@ impl World {
     /// Stage 2: every formation, parents before children, moves its anchor and hands its
     /// members their slot targets.
     ///
-    /// Top-level formations are done one at a time: their subtree is tallied (see
-    /// `tally_formation`), then moved and given its targets, so each member is looked up
-    /// twice in quick succession (in cache the second time) instead of in two passes over the
-    /// whole army. Passing oncoming formations is planned before any of them moves, from the
-    /// anchors as they stand and last tick's extents.
+    /// Passing oncoming formations is planned before any of them moves, from the anchors as
+    /// they stand and last tick's extents. Then every formation is tallied (its members'
+    /// centre, velocity and lag, its subtree's speed and extent; see `world/tally.rs`, on the
+    /// pool's threads), and the top-level formations are done one at a time: each subtree's
+    /// anchors moved and targets handed out, parents first.
     pub(super) fn update_formations(&mut self, dt: f32) {
         self.scratch.single_replans = 0;
         self.collect_formation_order();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);
         let roots = std::mem::take(&mut self.scratch.roots);
+        self.tally_formations(&order, &roots);
         for (r, &(root, start, end)) in roots.iter().enumerate() {
             let span = start as usize..end as usize;
-            // The next subtree's data, read while this one's is in cache (see `read_ahead`).
-            if let Some(next) = roots
-                .get(r + 1)
-                .and_then(|&(_, s, e)| order.get(s as usize..e as usize))
-            {
-                std::hint::black_box(self.read_ahead(next));
-            }
-            self.tally_subtree(&order, span.clone());
             if let Some(f) = self.formations.get_mut(root) {
                 f.pass_velocity = truncate(f.pass_velocity, 0.5 * f.slowest_speed);
             }
@@ -285,151 +277,6 @@ impl World {
         self.scratch.roots = roots;
         self.scratch.order = order;
         self.open_lanes();
-    }
-
-    /// Reads what tallying the formations `order` will read (their records, member lists,
-    /// slots and units) in two flat walks, so that the cache misses of many formations are
-    /// waited for together. The tally itself walks a chain per formation (record, then member
-    /// list, then units), and with 100,000 units each link is a trip to memory that nothing
-    /// overlaps; called one top-level formation ahead, the tally and this walk together take
-    /// 19.4 % of the 100,000-unit tick where the tally alone took 25.4 % (see
-    /// `docs/performance.md`). Stable Rust has no safe prefetch instruction, so
-    /// the walks load the lines and return a sum of what they read, for the caller to hand to
-    /// `std::hint::black_box`. It changes no state.
-    fn read_ahead(&self, order: &[FormationId]) -> u32 {
-        let mut sum = 0u32;
-        // First the records and the first line of each member list, then the slots and the
-        // units: walks whose loads do not wait on each other.
-        for &id in order {
-            if let Some(f) = self.formations.get(id) {
-                let first = f.members.first().map_or(0, |m| match *m {
-                    Member::Unit(_) => 1,
-                    Member::Formation(_) => 2,
-                });
-                sum = sum.wrapping_add(first).wrapping_add(f.slots.len() as u32);
-            }
-        }
-        for &id in order {
-            let Some(f) = self.formations.get(id) else {
-                continue;
-            };
-            for slot in &f.slots {
-                sum = sum.wrapping_add(slot.offset.x.to_bits());
-            }
-            for m in &f.members {
-                if let Member::Unit(u) = *m
-                    && let Some(u) = self.units.get(u)
-                {
-                    sum = sum.wrapping_add(u.body.position.x.to_bits());
-                }
-            }
-        }
-        sum
-    }
-
-    /// Tallies the formations `order[span]` (one subtree, top-down) bottom-up into
-    /// `scratch.tallies`.
-    fn tally_subtree(&mut self, order: &[FormationId], span: std::ops::Range<usize>) {
-        let Self {
-            units,
-            formations,
-            scratch,
-            ..
-        } = self;
-        for k in span.rev() {
-            if let (Some(&id), Some(t)) = (order.get(k), scratch.tallies.get_mut(k)) {
-                *t = tally_formation(units, formations, id);
-            }
-        }
-    }
-}
-
-/// One walk over a formation's members instead of one per quantity: writes the slowest top
-/// speed and weakest acceleration of its subtree and its half depth and half width (radii
-/// included) into it, and returns the centre, velocity and lag of its members for
-/// [`World::move_anchor`]. Its sub-formations must be tallied already; their anchors have not
-/// moved yet this tick and their `mean_lag` is last tick's, exactly as when the formation
-/// loop reaches their parent.
-fn tally_formation(
-    units: &super::unit_store::UnitStore,
-    formations: &mut SlotMap<FormationId, Formation>,
-    id: FormationId,
-) -> MemberTally {
-    let mut tally = MemberTally::default();
-    let Some(f) = formations.get(id) else {
-        return tally;
-    };
-    let mut speed = f32::INFINITY;
-    let mut accel = f32::INFINITY;
-    let mut ext = Vec2::ZERO;
-    for (i, m) in f.members.iter().enumerate() {
-        let reach = match *m {
-            Member::Unit(u) => match units.get(u) {
-                Some(u) => {
-                    speed = speed.min(u.body.max_speed);
-                    accel = accel.min(u.body.max_force / u.body.mass);
-                    tally.average.add(u.body.position, u.body.velocity);
-                    if let Some(t) = u.slot_target {
-                        tally.lag += (t.position - u.body.position).length();
-                    }
-                    u.body.radius
-                }
-                None => 0.0,
-            },
-            Member::Formation(c) => match formations.get(c) {
-                Some(c) => {
-                    // A sub-formation with no units left (slowest speed 0) is an empty
-                    // anchor: it sets no limit (it would stop its parent for good) and counts
-                    // neither in the centre nor in the lag.
-                    if c.slowest_speed > 0.0 {
-                        speed = speed.min(c.slowest_speed);
-                        accel = accel.min(c.weakest_accel);
-                        tally.average.add(c.anchor.position, c.anchor.velocity);
-                        tally.lag += c.mean_lag;
-                    }
-                    c.half_extent.max_element()
-                }
-                None => 0.0,
-            },
-        };
-        if let Some(slot) = f.slots.get(i) {
-            ext = ext.max(slot.offset.abs() + Vec2::splat(reach));
-        }
-    }
-    if let Some(f) = formations.get_mut(id) {
-        f.slowest_speed = if speed.is_finite() { speed } else { 0.0 };
-        f.weakest_accel = if accel.is_finite() { accel } else { 0.0 };
-        f.half_extent = ext;
-    }
-    tally
-}
-
-/// Centre, velocity and summed lag of one formation's members (see
-/// [`tally_formation`]), and where the slot targets it handed its units lie.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct MemberTally {
-    average: MemberAverage,
-    lag: f32,
-    /// The anchor the slot targets were laid out from this tick.
-    pub(super) target_centre: Vec2,
-    /// Largest distance from `target_centre` of a unit member's slot target plus its radius
-    /// (infinite when some unit member was not given one this tick).
-    pub(super) target_reach: f32,
-    /// How far make way has moved the targets out of that circle so far this tick (see
-    /// `open_lanes`).
-    pub(super) lane_growth: f32,
-}
-
-impl MemberTally {
-    /// `(p_c, v_c, mean lag)` of the members.
-    fn stats(&self) -> (Option<Vec2>, Option<Vec2>, f32) {
-        let n = self.average.count();
-        let mean = self.average.mean();
-        (
-            mean.map(|m| m.0),
-            mean.map(|m| m.1),
-            if n > 0 { self.lag / n as f32 } else { 0.0 },
-        )
     }
 }
 

@@ -71,41 +71,27 @@ impl World {
         index.index_headings();
         index.index_all();
         index.cache_movers(formations);
+        // Each root's plan reads the index and the formations as they stand, and nothing
+        // another root's plan writes: all plans first (on the pool's threads), then written.
+        let mut plans = std::mem::take(&mut index.plans);
+        let (index_ref, formations_ref) = (&*index, &*formations);
+        super::par::map_into(index_ref.entries(), &mut plans, PLANS_PER_TASK, |a| {
+            plan_root(index_ref, formations_ref, map, a)
+        });
         for a in index.entries() {
             if let Some(f) = formations.get_mut(a.id) {
                 f.hurried = false;
             }
         }
-        for a in index.entries() {
-            let (v, oncoming) = match a.lane {
-                Some(lane) => {
-                    let (v, oncoming) = index.passing_velocity(a, &lane);
-                    // No sidestep into the geometry: once its right side is at an obstacle
-                    // (or the map's edge), the formation steps no further right.
-                    let need = lane.half_width + PASS_MARGIN;
-                    let right = v.normalize_or_zero();
-                    let blocked = right != Vec2::ZERO
-                        && super::narrows::free_run(map, a.position, right, need) < need;
-                    (if blocked { Vec2::ZERO } else { v }, oncoming)
-                }
-                None => (Vec2::ZERO, None),
-            };
-            // Found again this tick, or kept while the one it passes is still alongside (its
-            // lane, read from its speed, comes and goes as its ranks close up).
-            let narrow_pass = oncoming
-                .and_then(|b| Some((b, pass_width(formations, a.id, b, map)?)))
-                .or_else(|| {
-                    let kept = formations.get(a.id)?.narrow_pass?;
-                    still_passing(formations, a.id, kept.0).then_some(kept)
-                });
-            let follow = index.following_speed(a);
-            let give = index.give_way(a);
-            let follow = match (follow, give) {
-                (Some(v), Some(g)) => Some(v.min(g.speed)),
-                (v, g) => v.or(g.map(|g| g.speed)),
-            };
+        for (a, plan) in index.entries().iter().zip(&plans) {
+            let PassingPlan {
+                velocity,
+                narrow_pass,
+                follow,
+                give,
+            } = *plan;
             if let Some(f) = formations.get_mut(a.id) {
-                f.pass_velocity = v;
+                f.pass_velocity = velocity;
                 f.follow_speed = follow;
                 f.give_way = give.map(|g| g.to);
                 f.narrow_pass = narrow_pass;
@@ -115,6 +101,7 @@ impl World {
                 f.hurried = true;
             }
         }
+        index.plans = plans;
     }
 
     /// Moves the slot targets of members standing in a moving formation's lane aside.
@@ -204,6 +191,69 @@ impl World {
         }
     }
 }
+
+/// Top-level formations planned per task of the parallel passing plans (each plan looks at
+/// the formations near one).
+const PLANS_PER_TASK: usize = 16;
+
+/// What [`World::plan_passing`] decides for one top-level formation this tick.
+#[derive(Clone, Copy, Debug)]
+struct PassingPlan {
+    /// Its sideways velocity for passing an oncoming formation.
+    velocity: Vec2,
+    /// The oncoming formation it narrows to pass, and the width it narrows to.
+    narrow_pass: Option<(crate::ids::FormationId, f32)>,
+    /// The speed it keeps behind a formation ahead or short of a meeting.
+    follow: Option<f32>,
+    /// Whom it gives way to, and at what speed.
+    give: Option<right_of_way::GiveWay>,
+}
+
+/// The passing plan of top-level formation `a` (see [`World::plan_passing`]), from the index
+/// and the formations as they stand before any anchor moves.
+fn plan_root(
+    index: &RootIndex,
+    formations: &Formations,
+    map: &cohort_pathing::ValidMap,
+    a: &RootEntry,
+) -> PassingPlan {
+    let (velocity, oncoming) = match a.lane {
+        Some(lane) => {
+            let (v, oncoming) = index.passing_velocity(a, &lane);
+            // No sidestep into the geometry: once its right side is at an obstacle (or the
+            // map's edge), the formation steps no further right.
+            let need = lane.half_width + PASS_MARGIN;
+            let right = v.normalize_or_zero();
+            let blocked = right != Vec2::ZERO
+                && super::narrows::free_run(map, a.position, right, need) < need;
+            (if blocked { Vec2::ZERO } else { v }, oncoming)
+        }
+        None => (Vec2::ZERO, None),
+    };
+    // Found again this tick, or kept while the one it passes is still alongside (its lane,
+    // read from its speed, comes and goes as its ranks close up).
+    let narrow_pass = oncoming
+        .and_then(|b| Some((b, pass_width(formations, a.id, b, map)?)))
+        .or_else(|| {
+            let kept = formations.get(a.id)?.narrow_pass?;
+            still_passing(formations, a.id, kept.0).then_some(kept)
+        });
+    let follow = index.following_speed(a);
+    let give = index.give_way(a);
+    let follow = match (follow, give) {
+        (Some(v), Some(g)) => Some(v.min(g.speed)),
+        (v, g) => v.or(g.map(|g| g.speed)),
+    };
+    PassingPlan {
+        velocity,
+        narrow_pass,
+        follow,
+        give,
+    }
+}
+
+/// Every formation by key.
+type Formations = slotmap::SlotMap<crate::ids::FormationId, crate::formation::Formation>;
 
 /// How far a formation's tallied circle grows when a lane moved its targets by at most
 /// `most`: a millimetre more, for rounding.

@@ -23,6 +23,7 @@ mod jumps;
 mod make_way;
 mod narrows;
 mod overwatch;
+mod par;
 mod scratch;
 mod separation;
 mod single_walk;
@@ -32,6 +33,7 @@ mod state;
 mod state_hash;
 mod step;
 mod tactics;
+mod tally;
 mod terrain;
 mod timings;
 mod unit_store;
@@ -62,6 +64,11 @@ use terrain::Terrain;
 pub use timings::{STAGE_COUNT, Stage, StepTimings};
 pub use unit_store::UnitRef;
 pub use validate::MAX_FORMATION_DEPTH;
+
+/// Whether the crate was built with its `parallel` feature: the tick's per-unit and
+/// per-formation stages then run on rayon's current thread pool (the pool a call runs in, see
+/// `rayon::ThreadPool::install`), with results bit-identical to one thread.
+pub const PARALLEL: bool = cfg!(feature = "parallel");
 
 /// Most units a world accepts (a guard against absurd inputs exhausting memory).
 pub const MAX_UNITS: usize = 1 << 20;

@@ -35,6 +35,8 @@ pub(crate) struct Scratch {
     pub(crate) held: Vec<bool>,
     pub(crate) near_obstacles: Vec<CircleObstacle>,
     pub(crate) near_walls: Vec<Wall>,
+    /// The constraint stage's geometry buffers, one per chunk of units (see `world/par.rs`).
+    pub(crate) chunk_near: Vec<super::constraints::NearGeometry>,
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
     /// between ticks so that a warm stage allocates nothing.
     #[cfg(feature = "parallel")]
@@ -62,7 +64,11 @@ pub(crate) struct Scratch {
     pub(crate) roots: Vec<(FormationId, u32, u32)>,
     /// Per formation in `order`: its members' centre, velocity and lag this tick, and the
     /// circle its units' slot targets lie in.
-    pub(crate) tallies: Vec<super::formations::MemberTally>,
+    pub(crate) tallies: Vec<super::tally::MemberTally>,
+    /// The spans of whole subtrees the tallies are made in (see `world/tally.rs`).
+    pub(crate) tally_bounds: Vec<u32>,
+    /// One (empty) scratch entry per span of the tally.
+    pub(crate) tally_units: Vec<()>,
     /// The top-level formations by position, for make way and passing.
     pub(crate) roots_index: super::make_way::RootIndex,
     pub(crate) path: cohort_pathing::SearchScratch,

@@ -3,7 +3,16 @@
 
 use cohort_steering::Vec2;
 use cohort_steering::behaviours::SeparationFalloff;
-use cohort_steering::grid::NeighbourSearch;
+use cohort_steering::capacity::ReserveTotal;
+use cohort_steering::grid::{CellGrid, NearPair, NeighbourSearch};
+
+/// Items per span of the grid sweep on several threads (spans end at the end of a row of
+/// cells, so most hold a few more).
+const SPAN_ITEMS: usize = 1024;
+
+/// Candidate pairs per item a span's pair buffer makes room for (equal circles packed
+/// hexagonally have three each; only a crowd pressed into overlap has more).
+const PAIRS_PER_ITEM: usize = 4;
 
 /// Separation for formation members, for every unit at once: steering's separation behaviour
 /// with the [`SeparationFalloff::Linear`] falloff (away from each neighbour closer than
@@ -27,6 +36,13 @@ pub(super) struct SeparationSweep<'a> {
 pub(crate) struct SweepBuffers {
     radii: Vec<f32>,
     sums: Vec<Vec2>,
+    /// The spans of the sweep on several threads ([`CellGrid::sweep_spans`]).
+    bounds: Vec<u32>,
+    /// Per item (in the search's order): what the pairs it shares with the span before its
+    /// own add to its sum (0 in the first span).
+    spills: Vec<Vec2>,
+    /// Per span: the penetration solver's candidate pairs found from it.
+    pairs: Vec<Vec<(u32, u32)>>,
 }
 
 impl SeparationSweep<'_> {
@@ -39,51 +55,167 @@ impl SeparationSweep<'_> {
         sums: &mut Vec<Vec2>,
         mut pairs: Option<&mut Vec<(u32, u32)>>,
     ) {
-        let order = search.order();
+        self.start(search.order(), buffers);
         let SweepBuffers {
             radii,
             sums: sorted_sums,
+            ..
         } = buffers;
+        search.for_each_pair_within(self.reach, |pair| {
+            let (candidate, push) = self.pair(radii, &pair);
+            if let (Some(pairs), Some(c)) = (pairs.as_deref_mut(), candidate) {
+                pairs.push(c);
+            }
+            if let Some(push) = push {
+                add(sorted_sums, pair.slot_a, push);
+                add(sorted_sums, pair.slot_b, -push);
+            }
+        });
+        self.finish(search.order(), sorted_sums, sums);
+    }
+
+    /// [`Self::run`] over the grid, on the pool's threads when there are several: the items
+    /// are split into spans of whole rows of cells ([`CellGrid::sweep_spans`]). First each span
+    /// sums what the pairs it shares with the next span add to the next span's items (from
+    /// its last row alone); then each span starts its own sums from those and adds its own
+    /// pairs, in the sweep's order. Every item's sum so adds the same terms in the same order
+    /// as the single sweep, which is what one thread runs: the same bits on any number of
+    /// threads. The candidate pairs are gathered per span and joined in span order.
+    pub(super) fn run_grid(
+        &self,
+        grid: &CellGrid,
+        buffers: &mut SweepBuffers,
+        sums: &mut Vec<Vec2>,
+        pairs: Option<&mut Vec<(u32, u32)>>,
+    ) {
+        grid.sweep_spans(self.reach, SPAN_ITEMS, &mut buffers.bounds);
+        let spans = buffers.bounds.len().saturating_sub(1);
+        if !super::par::split(spans, 2) {
+            self.run(grid, buffers, sums, pairs);
+            return;
+        }
+        self.start(grid.order(), buffers);
+        let SweepBuffers {
+            radii,
+            sums: sorted_sums,
+            bounds,
+            spills,
+            pairs: span_pairs,
+        } = buffers;
+        let (radii, bounds) = (&*radii, &*bounds);
+        let reach = self.reach;
+        let range = |c: usize| match (bounds.get(c), bounds.get(c + 1)) {
+            (Some(&a), Some(&b)) => a as usize..b as usize,
+            _ => 0..0,
+        };
+        // What each span adds to the next one's sums: span `c`'s task fills span `c + 1`'s
+        // part of `spills`.
+        spills.clear();
+        spills.resize(sorted_sums.len(), Vec2::ZERO);
+        if span_pairs.len() < spans {
+            span_pairs.resize_with(spans, Vec::new);
+        }
+        let later = bounds.get(1..).unwrap_or(&[]);
+        let first = later.first().map_or(0, |&b| b as usize);
+        let spill_parts = spills.get_mut(first..).unwrap_or(&mut []);
+        let spill = |c: usize, part: &mut [Vec2], _: &mut Vec<(u32, u32)>| {
+            let next = range(c + 1);
+            grid.sweep_span(reach, range(c), true, |pair| {
+                if let (_, Some(push)) = self.pair(radii, &pair) {
+                    let at = (pair.slot_b as usize).wrapping_sub(next.start);
+                    if let Some(s) = part.get_mut(at) {
+                        *s -= push;
+                    }
+                }
+            });
+        };
+        super::par::for_each_span(later, spill_parts, span_pairs, &spill);
+        // Each span's own sums, from what the span before added.
+        let collect = pairs.is_some();
+        let spills = &*spills;
+        let own = |c: usize, part: &mut [Vec2], found: &mut Vec<(u32, u32)>| {
+            let span = range(c);
+            match spills.get(span.clone()) {
+                Some(spill) if spill.len() == part.len() => part.copy_from_slice(spill),
+                _ => part.fill(Vec2::ZERO),
+            }
+            found.clear();
+            // Room for as many pairs per item as the penetration solver keeps, twice over:
+            // the spans' lengths change from tick to tick, a buffer's largest seldom.
+            found.reserve_total(2 * span.len() * PAIRS_PER_ITEM);
+            grid.sweep_span(reach, span.clone(), false, |pair| {
+                let (candidate, push) = self.pair(radii, &pair);
+                if let (true, Some(c)) = (collect, candidate) {
+                    found.push(c);
+                }
+                if let Some(push) = push {
+                    let (a, b) = (pair.slot_a as usize, pair.slot_b as usize);
+                    if let Some(s) = part.get_mut(a.wrapping_sub(span.start)) {
+                        *s += push;
+                    }
+                    if let Some(s) = part.get_mut(b.wrapping_sub(span.start)) {
+                        *s -= push;
+                    }
+                }
+            });
+        };
+        super::par::for_each_span(
+            bounds,
+            sorted_sums,
+            span_pairs.get_mut(..spans).unwrap_or(&mut []),
+            &own,
+        );
+        if let Some(pairs) = pairs {
+            for found in span_pairs.iter().take(spans) {
+                pairs.extend_from_slice(found);
+            }
+        }
+        self.finish(grid.order(), sorted_sums, sums);
+    }
+
+    /// Copies the radii into the search's `order` and zeroes the sums.
+    fn start(&self, order: &[u32], buffers: &mut SweepBuffers) {
+        let SweepBuffers { radii, sums, .. } = buffers;
         radii.clear();
         radii.extend(
             order
                 .iter()
                 .map(|&i| self.radii.get(i as usize).copied().unwrap_or(0.0)),
         );
-        sorted_sums.clear();
-        sorted_sums.resize(order.len(), Vec2::ZERO);
+        sums.clear();
+        sums.resize(order.len(), Vec2::ZERO);
+    }
+
+    /// What `pair` (slots into `radii`) gives: its candidate pair for the penetration solver
+    /// (closer than the sum of radii plus the margin), and the push of separation on its first
+    /// item (the second gets the opposite), if within the comfort distance.
+    #[inline]
+    fn pair(&self, radii: &[f32], pair: &NearPair) -> (Option<(u32, u32)>, Option<Vec2>) {
+        let (Some(&ra), Some(&rb)) = (
+            radii.get(pair.slot_a as usize),
+            radii.get(pair.slot_b as usize),
+        ) else {
+            return (None, None);
+        };
+        let away = pair.pa - pair.pb;
+        let d_sq = away.length_squared();
+        let sum = ra + rb + self.pair_margin;
+        let candidate = (d_sq < sum * sum).then(|| (pair.a.min(pair.b), pair.a.max(pair.b)));
         let falloff = SeparationFalloff::Linear { range: self.range };
-        let margin = self.pair_margin;
-        search.for_each_pair_within(self.reach, |pair| {
-            let (ka, kb) = (pair.slot_a as usize, pair.slot_b as usize);
-            let (Some(&ra), Some(&rb)) = (radii.get(ka), radii.get(kb)) else {
-                return;
-            };
-            let away = pair.pa - pair.pb;
-            let d_sq = away.length_squared();
-            if let Some(pairs) = pairs.as_deref_mut() {
-                let sum = ra + rb + margin;
-                if d_sq < sum * sum {
-                    pairs.push((pair.a.min(pair.b), pair.a.max(pair.b)));
-                }
-            }
-            if !falloff.within(d_sq, ra + rb) {
-                return;
-            }
-            let d = d_sq.sqrt();
-            let dir = if d > 1e-6 {
-                away / d
-            } else {
-                cohort_steering::penetration::split_direction(pair.a, pair.b)
-            };
-            let push = falloff.push(dir, d, ra + rb);
-            if let Some(s) = sorted_sums.get_mut(ka) {
-                *s += push;
-            }
-            if let Some(s) = sorted_sums.get_mut(kb) {
-                *s -= push;
-            }
-        });
+        if !falloff.within(d_sq, ra + rb) {
+            return (candidate, None);
+        }
+        let d = d_sq.sqrt();
+        let dir = if d > 1e-6 {
+            away / d
+        } else {
+            cohort_steering::penetration::split_direction(pair.a, pair.b)
+        };
+        (candidate, Some(falloff.push(dir, d, ra + rb)))
+    }
+
+    /// Writes the sums, in the search's `order`, back by unit into `sums`.
+    fn finish(&self, order: &[u32], sorted_sums: &[Vec2], sums: &mut Vec<Vec2>) {
         sums.clear();
         sums.resize(self.radii.len(), Vec2::ZERO);
         for (&i, &sum) in order.iter().zip(sorted_sums.iter()) {
@@ -91,5 +223,13 @@ impl SeparationSweep<'_> {
                 *s = sum;
             }
         }
+    }
+}
+
+/// Adds `push` to the sum at `slot`.
+#[inline]
+fn add(sums: &mut [Vec2], slot: u32, push: Vec2) {
+    if let Some(s) = sums.get_mut(slot as usize) {
+        *s += push;
     }
 }

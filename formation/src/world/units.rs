@@ -19,7 +19,10 @@ use super::{Scratch, Terrain, WorldSettings};
 
 /// Units per work item of the parallel steering stage (`parallel` feature).
 #[cfg(feature = "parallel")]
-const PARALLEL_CHUNK: usize = 256;
+const PARALLEL_CHUNK: usize = super::par::UNIT_CHUNK;
+
+#[cfg(feature = "parallel")]
+use super::constraints::GEOMETRY_ROOM;
 
 /// How far ahead (seconds of travel at top speed) a unit looks for obstacles and walls.
 const LOOK_AHEAD_TIME: f32 = 1.0;
@@ -140,7 +143,7 @@ pub(super) fn steer_units(
                 .as_mut()
                 .filter(|_| share_pairs)
                 .map(|s| s.seed_candidates(positions, pair_margin));
-            sweep.run(&*g, sweep_buffers, separation, pairs);
+            sweep.run_grid(&*g, sweep_buffers, separation, pairs);
             Search::Grid(&*g)
         }
         _ => {
@@ -240,7 +243,13 @@ impl SteerContext<'_> {
             use rayon::prelude::*;
             let chunks = out.bodies.len().div_ceil(PARALLEL_CHUNK);
             if out.chunk_geometry.len() < chunks {
-                out.chunk_geometry.resize_with(chunks, Default::default);
+                out.chunk_geometry.resize_with(chunks, || {
+                    (
+                        Vec::with_capacity(GEOMETRY_ROOM),
+                        Vec::with_capacity(GEOMETRY_ROOM),
+                        AvoidanceBuffers::default(),
+                    )
+                });
             }
             out.bodies
                 .par_chunks_mut(PARALLEL_CHUNK)

@@ -13,16 +13,117 @@ impl CellGrid {
     /// does). Larger radii fall back to one query per item; so does a radius within rounding
     /// of the cell size ([`Self::sweep_radius`]), where two points that close could be filed
     /// two cells apart.
-    pub(super) fn sweep_pairs<F: FnMut(NearPair)>(&self, radius: f32, mut f: F) {
+    pub(super) fn sweep_pairs<F: FnMut(NearPair)>(&self, radius: f32, f: F) {
         if radius.is_nan() || radius < 0.0 {
             return;
         }
+        self.sweep_slots(radius, 0..self.items.len(), 0, f);
+    }
+
+    /// Splits the items, in slot order, into spans for sweeping apart (on several threads)
+    /// with [`Self::sweep_span`]: clears `bounds` and fills it with `0`, the span ends in
+    /// order, and the item count last. Each span holds whole rows of cells, at least `target`
+    /// items (the last may hold fewer), so a pair swept from a span has its other item in the
+    /// same span or in the first row of the next one. One span when `radius` is not swept
+    /// (see [`Self::sweep_radius`]). Depends on the items' cells and `target` only.
+    pub fn sweep_spans(&self, radius: f32, target: usize, bounds: &mut Vec<u32>) {
+        bounds.clear();
+        bounds.push(0);
+        let cells = self.sorted_cells.as_slice();
+        let n = cells.len().min(self.items.len());
+        if !(radius <= self.sweep_radius()) {
+            bounds.push(n as u32);
+            return;
+        }
+        let cols = self.cols.max(1);
+        let target = target.max(1);
+        let mut start = 0usize;
+        while start < n {
+            let mut end = (start + target).min(n);
+            if let Some(&last) = end.checked_sub(1).and_then(|k| cells.get(k)) {
+                // To the end of the row the span's last item is in.
+                let next_row = (last / cols + 1).saturating_mul(cols);
+                end += cells
+                    .get(end..)
+                    .unwrap_or(&[])
+                    .partition_point(|&c| c < next_row);
+            }
+            bounds.push(end as u32);
+            start = end;
+        }
+        if n == 0 {
+            bounds.push(0);
+        }
+    }
+
+    /// The pairs of [`super::NeighbourSearch::for_each_pair_within`] whose first item (`slot_a`)
+    /// lies in `slots`, in the order the whole sweep gives them; with `beyond_only`, only
+    /// those whose second item (`slot_b`) lies beyond `slots` (at `slots.end` or later). The
+    /// spans of [`Self::sweep_spans`] swept one after another give every pair once, in the
+    /// whole sweep's order; swept `beyond_only`, a span gives the pairs it shares with the
+    /// next one (from its last row alone: the cost of a row, not of the span).
+    pub fn sweep_span<F: FnMut(NearPair)>(
+        &self,
+        radius: f32,
+        slots: core::ops::Range<usize>,
+        beyond_only: bool,
+        f: F,
+    ) {
+        if radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        if !beyond_only {
+            self.sweep_slots(radius, slots, 0, f);
+            return;
+        }
+        let cells = self.sorted_cells.as_slice();
+        let n = cells.len().min(self.items.len());
+        let (start, end) = (slots.start.min(n), slots.end.min(n));
+        let (Some(&last), Some(span)) = (
+            end.checked_sub(1).and_then(|k| cells.get(k)),
+            cells.get(start..end),
+        ) else {
+            return;
+        };
+        // Only the last row of `slots`, or the last two when `slots` ends inside a row, can
+        // pair with a later slot (when the radius is swept).
+        let cols = self.cols.max(1);
+        let last_row = last / cols;
+        let at_row_end = cells.get(end).is_none_or(|&c| c / cols > last_row);
+        let from = if radius > self.sweep_radius() {
+            start
+        } else {
+            let from_row = if at_row_end {
+                last_row
+            } else {
+                last_row.saturating_sub(1)
+            };
+            start + span.partition_point(|&c| c / cols < from_row)
+        };
+        self.sweep_slots(radius, from..end, end, f);
+    }
+
+    /// The sweep (or the per-item queries, for a radius above [`Self::sweep_radius`]) for
+    /// the items in `slots`, giving only the pairs whose second slot is `min_b` or later.
+    fn sweep_slots<F: FnMut(NearPair)>(
+        &self,
+        radius: f32,
+        slots: core::ops::Range<usize>,
+        min_b: usize,
+        mut f: F,
+    ) {
+        let cells = self.sorted_cells.as_slice();
+        let positions = self.sorted_positions.as_slice();
+        let items = self.items.as_slice();
+        let n = cells.len().min(positions.len()).min(items.len());
+        let slots = slots.start.min(n)..slots.end.min(n);
         if radius > self.sweep_radius() {
             // Each item queries around itself, in slot order, and keeps the later slots.
-            for (k, (&a, &pa)) in self.items.iter().zip(&self.sorted_positions).enumerate() {
+            for k in slots {
+                let (a, pa) = (items[k], positions[k]);
                 let slot_a = k as u32;
                 self.visit_in_radius(pa, radius, |slot_b, b, pb| {
-                    if slot_b > slot_a {
+                    if slot_b > slot_a && slot_b as usize >= min_b {
                         f(NearPair {
                             a,
                             b,
@@ -36,14 +137,12 @@ impl CellGrid {
             }
             return;
         }
-        let cells = self.sorted_cells.as_slice();
-        let positions = self.sorted_positions.as_slice();
-        let items = self.items.as_slice();
-        let n = cells.len().min(positions.len()).min(items.len());
         let cols = self.cols.max(1);
-        // The next row's run: cells `first..=last` of it occupy `lo..hi`.
-        let (mut lo, mut hi) = (0usize, 0usize);
-        for k in 0..n {
+        // The next row's run: cells `first..=last` of it occupy `lo..hi`. The sweep moves
+        // both ends forward only, and they start no earlier than the first slot swept (the
+        // next row's cells come after every slot before it).
+        let (mut lo, mut hi) = (slots.start, slots.start);
+        for k in slots {
             let (c, p, i) = (cells[k], positions[k], items[k]);
             let (row, col) = (c / cols, c % cols);
             // The rest of this cell and the next cell of the row: `k + 1..end`.
@@ -69,6 +168,9 @@ impl CellGrid {
             }
             // Both runs in one loop, so `f` is called (and inlined) at one place.
             for m in (k + 1..end).chain(lo..hi) {
+                if m < min_b {
+                    continue;
+                }
                 let q = positions[m];
                 if within_radius(q, p, radius) {
                     f(NearPair {
@@ -175,7 +277,51 @@ mod tests {
         assert!(g.sweep_radius() < cell && g.sweep_radius() > 0.999 * cell);
     }
 
+    /// Every pair of the whole sweep, in order, as `(slot_a, slot_b)`.
+    fn slot_pairs(g: &CellGrid, radius: f32) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        g.for_each_pair_within(radius, |p| out.push((p.slot_a, p.slot_b)));
+        out
+    }
+
     proptest! {
+        #[test]
+        fn spans_give_the_whole_sweep_in_order(
+            pts in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0), 0..300),
+            cell in 0.3f32..4.0,
+            fraction in 0.0f32..1.2,
+            target in 1usize..40,
+        ) {
+            let pts: Vec<Vec2> = pts.into_iter().map(|(x, y)| Vec2::new(x, y)).collect();
+            let mut g = CellGrid::new(Vec2::new(-10.0, -10.0), Vec2::new(10.0, 10.0), cell).unwrap();
+            g.rebuild(&pts);
+            let radius = cell * fraction;
+            let mut bounds = Vec::new();
+            g.sweep_spans(radius, target, &mut bounds);
+            prop_assert_eq!(bounds.first(), Some(&0));
+            prop_assert_eq!(bounds.last().copied(), Some(pts.len() as u32));
+            prop_assert!(bounds.windows(2).all(|w| w[0] <= w[1]));
+            let mut spans = Vec::new();
+            for (c, w) in bounds.windows(2).enumerate() {
+                let (start, end) = (w[0] as usize, w[1] as usize);
+                let mut own = Vec::new();
+                g.sweep_span(radius, start..end, false, |p| own.push((p.slot_a, p.slot_b)));
+                // A span's pairs reach no further than the next span.
+                let next_end = bounds.get(c + 2).copied().unwrap_or(end as u32);
+                let inside =
+                    |&(a, b): &(u32, u32)| (start..end).contains(&(a as usize)) && b < next_end.max(end as u32);
+                prop_assert!(own.iter().all(inside));
+                // Its pairs with later spans, from its last rows alone.
+                let mut beyond = Vec::new();
+                g.sweep_span(radius, start..end, true, |p| beyond.push((p.slot_a, p.slot_b)));
+                let want: Vec<(u32, u32)> =
+                    own.iter().copied().filter(|&(_, b)| b as usize >= end).collect();
+                prop_assert_eq!(beyond, want);
+                spans.extend(own);
+            }
+            prop_assert_eq!(spans, slot_pairs(&g, radius));
+        }
+
         #[test]
         fn pairs_match_brute_force(
             pts in prop::collection::vec((-12.0f32..12.0, -12.0f32..12.0), 0..150),

@@ -128,6 +128,8 @@ pub(crate) struct RootIndex {
     max_reach: f32,
     /// Largest anchor speed among the roots.
     max_speed: f32,
+    /// Each entry's passing plan this tick (see `World::plan_passing`), in entry order.
+    pub(super) plans: Vec<super::PassingPlan>,
 }
 
 impl RootIndex {
