@@ -95,16 +95,17 @@ pub(super) fn resolve_constraints(
     if scratch.held.contains(&true) {
         give_way_to_held(scratch, frame, terrain);
     }
-    // Back inside the map's bounds, on the pool's threads.
-    let (bodies, near) = (&mut frame.bodies, &mut scratch.chunk_near);
-    for_each_unit_chunk(bodies, &mut scratch.held, near, |_, bodies, _, near| {
-        for body in bodies {
-            keep_in_bounds(terrain, body, near);
-        }
-    });
-    // Headings, and the bodies written back to the units, in key order.
+    // Back inside the map's bounds; headings; the bodies written back to the units, in key
+    // order (one walk of the units' slot map, which threads cannot share out).
+    if scratch.chunk_near.is_empty() {
+        scratch.chunk_near.push(NearGeometry::default());
+    }
+    let mut near = scratch.chunk_near.first_mut();
     for i in 0..n {
         let body = &mut frame.bodies[i];
+        if let Some(near) = near.as_deref_mut() {
+            keep_in_bounds(terrain, body, near);
+        }
         let id = frame.ids[i];
         if let Some(u) = units.motion.get_mut(id) {
             // Headings follow the motion the constraints allowed.

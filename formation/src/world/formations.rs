@@ -232,18 +232,22 @@ impl World {
     ///
     /// Passing oncoming formations is planned before any of them moves, from the anchors as
     /// they stand and last tick's extents. Then every formation is tallied (its members'
-    /// centre, velocity and lag, its subtree's speed and extent; see `world/tally.rs`, on the
-    /// pool's threads), and the top-level formations are done one at a time: each subtree's
-    /// anchors moved and targets handed out, parents first.
+    /// centre, velocity and lag, its subtree's speed and extent; see `world/tally.rs`: all of
+    /// them first on the pool's threads, or each subtree just before it moves on one
+    /// thread), and the top-level formations are done one at a time: each subtree's anchors
+    /// moved and targets handed out, parents first.
     pub(super) fn update_formations(&mut self, dt: f32) {
         self.scratch.single_replans = 0;
         self.collect_formation_order();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);
         let roots = std::mem::take(&mut self.scratch.roots);
-        self.tally_formations(&order, &roots);
+        let tallied = self.tally_formations(&order, &roots);
         for (r, &(root, start, end)) in roots.iter().enumerate() {
             let span = start as usize..end as usize;
+            if !tallied {
+                self.tally_subtree(&order, span.clone());
+            }
             if let Some(f) = self.formations.get_mut(root) {
                 f.pass_velocity = truncate(f.pass_velocity, 0.5 * f.slowest_speed);
             }

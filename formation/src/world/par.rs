@@ -22,8 +22,8 @@ pub(super) fn threads() -> usize {
     }
 }
 
-/// Whether the stages should split their work across threads: more than one thread in the
-/// pool and at least `items` worth splitting (`min` items).
+/// Whether a stage splits its `items` across threads: the pool has more than one thread and
+/// there are at least `min` items.
 #[inline]
 pub(super) fn split(items: usize, min: usize) -> bool {
     items >= min && threads() > 1

@@ -255,14 +255,19 @@ fn read_ahead(
 }
 
 impl World {
-    /// Tallies every formation of `order` (top-level subtrees `roots`) into
-    /// `scratch.tallies`, in spans of whole subtrees on the pool's threads, then writes each
-    /// formation's slowest speed, weakest acceleration and extent into it, in order.
+    /// With more than one thread in the pool: tallies every formation of `order` (top-level
+    /// subtrees `roots`) into `scratch.tallies`, in spans of whole subtrees on the pool's
+    /// threads, then writes each formation's slowest speed, weakest acceleration and extent
+    /// into it, in order; returns true. On one thread it does nothing and returns false: the
+    /// formation stage then tallies each subtree just before moving it
+    /// ([`World::tally_subtree`]), so that a subtree's units are read twice in quick
+    /// succession (in cache the second time) rather than in two walks over the whole army.
+    /// Both give the same tallies (each subtree's, by the same walk).
     pub(super) fn tally_formations(
         &mut self,
         order: &[FormationId],
         roots: &[(FormationId, u32, u32)],
-    ) {
+    ) -> bool {
         let Self {
             units,
             formations,
@@ -282,12 +287,15 @@ impl World {
         if bounds.last() != Some(&n) {
             bounds.push(n);
         }
+        let spans = bounds.len().saturating_sub(1);
+        if !super::par::split(spans, 2) {
+            return false;
+        }
         let (units_ref, formations_ref) = (&*units, &*formations);
         let tally = |c: usize, part: &mut [MemberTally], _: &mut ()| {
             let first = bounds_start(&scratch.tally_bounds, c);
             tally_span(units_ref, formations_ref, order, first, part);
         };
-        let spans = scratch.tally_bounds.len().saturating_sub(1);
         scratch.tally_units.resize(spans, ());
         super::par::for_each_span(
             &scratch.tally_bounds,
@@ -296,6 +304,30 @@ impl World {
             &tally,
         );
         for (&id, t) in order.iter().zip(&scratch.tallies) {
+            if let Some(f) = formations.get_mut(id) {
+                t.write_into(f);
+            }
+        }
+        true
+    }
+
+    /// Tallies the formations `order[span]` (one top-level subtree) into `scratch.tallies`
+    /// and writes the results into them (see [`World::tally_formations`]).
+    pub(super) fn tally_subtree(&mut self, order: &[FormationId], span: std::ops::Range<usize>) {
+        let Self {
+            units,
+            formations,
+            scratch,
+            ..
+        } = self;
+        let (Some(part), Some(ids)) = (
+            scratch.tallies.get_mut(span.clone()),
+            order.get(span.clone()),
+        ) else {
+            return;
+        };
+        tally_span(units, formations, order, span.start, part);
+        for (&id, t) in ids.iter().zip(part.iter()) {
             if let Some(f) = formations.get_mut(id) {
                 t.write_into(f);
             }
