@@ -34,8 +34,10 @@ impl World {
     /// The mean lag of formation `id`'s unit members, `lag` as tallied, leaving out the
     /// members whose slot target lies in an obstacle (a wide pattern beside a block, or past
     /// the map's edge): they cannot reach it, and counting them would slow the anchor to a
-    /// stop, holding the whole formation (and whoever gives way to it) where it is. Looked
-    /// at only when the formation lags more than its tolerance, which is rare.
+    /// stop, holding the whole formation (and whoever gives way to it) where it is. With no
+    /// member able to reach its slot it counts as not lagging: the leash still holds the
+    /// anchor to its members. Looked at only when the formation lags more than its tolerance
+    /// (one geometry test per member then).
     fn lag_of_reachable(&self, id: FormationId, lag: f32) -> f32 {
         let Some(f) = self.formations.get(id) else {
             return lag;
