@@ -141,22 +141,11 @@ impl World {
             settings.avoidance.neighbour_distance + TRAFFIC_SLACK,
             group_in_traffic,
         );
-        // Which movers have any formation in their lane's way: the search reads the index
-        // alone, so it runs on the pool's threads; most movers in a marching army have none.
-        let mut in_way = std::mem::take(&mut index.in_way);
-        let index_ref = &*index;
-        super::par::map_into(index_ref.entries(), &mut in_way, LANES_PER_TASK, |a| {
-            a.lane.is_some_and(|lane| {
-                let mut any = false;
-                index_ref.for_each_in_way(a, &lane, |_| any = true);
-                any
-            })
-        });
         // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far
         // lanes have moved its units' targets out of their tallied circle so far (moved
         // targets lie within the circle grown by that).
         // Lanes open in the order of the movers' x (a member in two lanes is moved by both).
-        for (a, _) in index.entries().iter().zip(&in_way).filter(|(_, w)| **w) {
+        for a in index.entries() {
             let Some(lane) = a.lane else {
                 continue;
             };
@@ -200,16 +189,12 @@ impl World {
                 }
             });
         }
-        index.in_way = in_way;
     }
 }
 
 /// Top-level formations planned per task of the parallel passing plans (each plan looks at
 /// the formations near one).
 const PLANS_PER_TASK: usize = 16;
-
-/// Movers per task of the parallel search for formations in the movers' lanes.
-const LANES_PER_TASK: usize = 32;
 
 /// What [`World::plan_passing`] decides for one top-level formation this tick.
 #[derive(Clone, Copy, Debug)]

@@ -43,6 +43,10 @@ pub(crate) struct SweepBuffers {
     spills: Vec<Vec2>,
     /// Per span: the penetration solver's candidate pairs found from it.
     pairs: Vec<Vec<(u32, u32)>>,
+    /// Items every span's pair buffer keeps room for the pairs of: a quarter more than the
+    /// longest span so far, so the buffers grow only when the longest span outgrows it (the
+    /// spans change length from tick to tick as units cross rows of cells).
+    room: usize,
 }
 
 impl SeparationSweep<'_> {
@@ -101,7 +105,19 @@ impl SeparationSweep<'_> {
             bounds,
             spills,
             pairs: span_pairs,
+            room,
         } = buffers;
+        // A quarter more than the longest span when it outgrows the room, so that the
+        // longest span's usual ups and downs do not grow every buffer again.
+        let longest = bounds
+            .windows(2)
+            .map(|w| w[1].saturating_sub(w[0]) as usize)
+            .max()
+            .unwrap_or(0);
+        if longest > *room {
+            *room = longest + longest / 4;
+        }
+        let room = *room;
         let (radii, bounds) = (&*radii, &*bounds);
         let reach = self.reach;
         let range = |c: usize| match (bounds.get(c), bounds.get(c + 1)) {
@@ -140,9 +156,9 @@ impl SeparationSweep<'_> {
                 _ => part.fill(Vec2::ZERO),
             }
             found.clear();
-            // Room for as many pairs per item as the penetration solver keeps, twice over:
-            // the spans' lengths change from tick to tick, a buffer's largest seldom.
-            found.reserve_total(2 * span.len() * PAIRS_PER_ITEM);
+            // Room for as many pairs per item of the room as the penetration solver keeps
+            // per item.
+            found.reserve_total(room * PAIRS_PER_ITEM);
             grid.sweep_span(reach, span.clone(), false, |pair| {
                 let (candidate, push) = self.pair(radii, &pair);
                 if let (true, Some(c)) = (collect, candidate) {

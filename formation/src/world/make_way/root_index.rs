@@ -130,9 +130,6 @@ pub(crate) struct RootIndex {
     max_speed: f32,
     /// Each entry's passing plan this tick (see `World::plan_passing`), in entry order.
     pub(super) plans: Vec<super::PassingPlan>,
-    /// Per entry: whether any other root stands in its lane this tick (see
-    /// `World::open_lanes`).
-    pub(super) in_way: Vec<bool>,
 }
 
 impl RootIndex {
