@@ -100,7 +100,6 @@ fn corridor_head_on_formations_pass_each_other() {
 }
 
 #[test]
-#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn corridor_two_way_singles_pass_each_other() {
     flows("corridor_two_way", Limit::FreeWalk(Some(16.0)));
 }

@@ -1,11 +1,13 @@
 //! Reciprocal avoidance in the world's tick: singles meeting head-on and on a circle pass each
 //! other without touching, a formation alone steps exactly as without avoidance, the result
-//! is the same run after run, and a single pushed out of a packed block walks back in.
+//! is the same run after run, a single pushed out of a packed block walks back in, and a
+//! single on the wrong side of a corridor crosses to its right half before a crowd coming the
+//! other way reaches it.
 
 use cohort::formation::UnitId;
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
-use cohort::pathing::Map;
+use cohort::pathing::{Map, PolygonObstacle};
 use cohort::steering::{Body, Vec2};
 
 const DT: f32 = 1.0 / 20.0;
@@ -206,4 +208,80 @@ fn a_single_pushed_out_of_a_packed_block_walks_back_to_its_spot() {
         time.is_some(),
         "not everyone back on their spot in 90 s: the middle unit at {at} (spot {centre})"
     );
+}
+
+/// A single walking east along the north wall of a 12 m corridor (its left side) meets a
+/// block of 28 singles walking west across the corridor's whole width. It crosses to the
+/// corridor's south half (its right) before the block reaches it, is never swept back by the
+/// crowd, and everyone arrives.
+#[test]
+fn a_single_on_the_wrong_side_of_a_corridor_keeps_right_before_the_crowd_arrives() {
+    let wall = |y0: f32, y1: f32| PolygonObstacle {
+        points: vec![
+            Vec2::new(0.0, y0),
+            Vec2::new(100.0, y0),
+            Vec2::new(100.0, y1),
+            Vec2::new(0.0, y1),
+        ],
+    };
+    let map = Map {
+        max: Vec2::new(100.0, 20.0),
+        polygons: vec![wall(0.0, 4.0), wall(16.0, 20.0)],
+        ..Map::default()
+    };
+    let mut world = World::new(map, WorldSettings::default(), 7).expect("world");
+    let mut ids = Vec::new();
+    let mut goals = Vec::new();
+    let mut add = |world: &mut World, start: Vec2, goal: Vec2| {
+        let spec = FormationSpec {
+            pattern: Pattern::for_radius(PatternKind::Line, RADIUS),
+            ..FormationSpec::default()
+        };
+        let facing = (goal - start).normalize_or(Vec2::X);
+        let f = world
+            .add_formation(spec, None, start, facing)
+            .expect("formation");
+        let body = Body::new(start, RADIUS, 1.3, 3.0).expect("body");
+        let u = world.add_unit(body).expect("unit");
+        world.add_member(f, Member::Unit(u)).expect("member");
+        world.order(f, Order::move_to(goal)).expect("order");
+        ids.push(u);
+        goals.push(goal);
+    };
+    let lone_start = Vec2::new(10.0, 15.0);
+    add(&mut world, lone_start, Vec2::new(85.0, 15.0));
+    for rank in 0..4 {
+        for file in 0..7 {
+            let start = Vec2::new(50.0 + 1.6 * rank as f32, 5.0 + 1.65 * file as f32);
+            add(&mut world, start, start - Vec2::new(40.0, 0.0));
+        }
+    }
+    let lone = ids[0];
+    let mut furthest = lone_start.x;
+    let mut at_meeting = None;
+    for _ in 0..(60.0 / DT) as u32 {
+        world.step(DT);
+        let p = world.unit(lone).expect("alive").body.position;
+        furthest = furthest.max(p.x);
+        assert!(
+            p.x > furthest - 1.0,
+            "swept back by the crowd: at {p}, {furthest:.1} m reached before"
+        );
+        // The crowd's front is level with the lone single (its nearest unit within 3 m of x).
+        let front = ids[1..]
+            .iter()
+            .map(|&u| world.unit(u).expect("alive").body.position.x)
+            .fold(f32::INFINITY, f32::min);
+        if at_meeting.is_none() && front - p.x < 3.0 {
+            at_meeting = Some(p);
+        }
+    }
+    let met = at_meeting.expect("the crowd met the single");
+    assert!(
+        met.y < 10.0 - RADIUS,
+        "the single met the crowd at {met}, not in the corridor's south half"
+    );
+    let (time, _) = run(&mut world, &ids, &goals, 120.0);
+    let at = world.unit(lone).expect("alive").body.position;
+    assert!(time.is_some(), "not everyone arrived: the single at {at}");
 }

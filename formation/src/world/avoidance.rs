@@ -15,6 +15,8 @@
 
 use cohort_steering::orca::{self, OrcaAgent, OrcaBuffers, OrcaNeighbour, OrcaParams, OrcaSegment};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
+
+use super::make_way::LaneOpener;
 use serde::{Deserialize, Serialize};
 
 /// Tuning of reciprocal avoidance between units (plain data, defaults that work).
@@ -123,7 +125,7 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) radii: &'a [f32],
     pub(super) groups: &'a [u32],
     /// Per group: whether its formation opens a lane through standing ones this tick.
-    pub(super) opens_lane: &'a [bool],
+    pub(super) opens_lane: &'a [super::make_way::LaneOpener],
     /// Per group: whether another top-level formation is near it this tick.
     pub(super) in_traffic: &'a [bool],
     /// Per unit: its key.
@@ -196,7 +198,13 @@ impl AvoidanceInput<'_> {
         if group != NO_GROUP && !self.in_traffic.get(group as usize).copied().unwrap_or(true) {
             return None;
         }
-        let opens_lane = |g: u32| self.opens_lane.get(g as usize).copied().unwrap_or(false);
+        let opener = |g: u32| {
+            self.opens_lane
+                .get(g as usize)
+                .copied()
+                .unwrap_or(LaneOpener::No)
+        };
+        let opens_lane = |g: u32| opener(g) != LaneOpener::No;
         let mover = opens_lane(group);
         let (max_radius, fastest) = self.limits;
         let horizon = self.params.time_horizon;
@@ -258,11 +266,20 @@ impl AvoidanceInput<'_> {
             ) else {
                 continue;
             };
+            // A single opening a lane does not avoid the units of standing formations: they
+            // take all of the avoidance, not half. (A formation's members step aside to
+            // slots clear of its lane, and share the avoidance of its units.)
+            let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
+            let share = if !mover && group != NO_GROUP && opener(other) == LaneOpener::Single {
+                1.0
+            } else {
+                0.5
+            };
             neighbours.push(OrcaNeighbour {
                 position: p,
                 velocity: v,
                 radius: r,
-                share: 0.5,
+                share,
             });
             let away = p - start;
             let dist = away.length();

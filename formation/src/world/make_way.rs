@@ -17,6 +17,8 @@
 //! - **No head-on deadlock.** A moving top-level formation that sees another one coming the
 //!   other way with overlapping lanes steers its anchor to its right, just enough for both to
 //!   pass (each takes half, each to its own right), and rejoins its path afterwards.
+//! - **Keeping right in a passage.** A single walking in a passage keeps to its right half
+//!   while anyone comes the other way in it (see `make_way/keep_right.rs`).
 
 use cohort_steering::Vec2;
 
@@ -25,8 +27,11 @@ use super::scratch::Scratch;
 use crate::formation::Member;
 
 mod following;
+mod keep_right;
 mod right_of_way;
 mod root_index;
+
+use keep_right::keep_right_in_passage;
 
 use root_index::RootEntry;
 pub(crate) use root_index::RootIndex;
@@ -128,10 +133,14 @@ impl World {
         // Which top-level formations open lanes this tick (avoidance lets their units pass
         // through the others, which step aside by their slots).
         group_opens_lane.clear();
-        group_opens_lane.resize(roots.len(), false);
+        group_opens_lane.resize(roots.len(), LaneOpener::No);
         for a in index.entries() {
             if let Some(g) = group_opens_lane.get_mut(a.root() as usize) {
-                *g = a.lane.is_some();
+                *g = match (a.lane.is_some(), a.single) {
+                    (false, _) => LaneOpener::No,
+                    (true, false) => LaneOpener::Formation,
+                    (true, true) => LaneOpener::Single,
+                };
             }
         }
         // Which are near another one: only their units look for units to avoid.
@@ -192,6 +201,19 @@ impl World {
     }
 }
 
+/// Whether a top-level formation opens a lane through standing ones this tick, and what kind
+/// of formation it is (its units' avoidance reads it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum LaneOpener {
+    /// It opens no lane (standing, or too slow).
+    #[default]
+    No,
+    /// A formation of several units opens one.
+    Formation,
+    /// A single unit opens one.
+    Single,
+}
+
 /// Top-level formations planned per task of the parallel passing plans (each plan looks at
 /// the formations near one).
 const PLANS_PER_TASK: usize = 16;
@@ -229,6 +251,12 @@ fn plan_root(
             (if blocked { Vec2::ZERO } else { v }, oncoming)
         }
         None => (Vec2::ZERO, None),
+    };
+    // A single in a passage keeps to its right half while anyone comes the other way.
+    let velocity = match (a.single, a.lane) {
+        // (Pairs of singles pass by their avoidance alone.)
+        (true, Some(lane)) => keep_right_in_passage(index, map, a, &lane),
+        _ => velocity,
     };
     // Found again this tick, or kept while the one it passes is still alongside (its lane,
     // read from its speed, comes and goes as its ranks close up).

@@ -19,8 +19,8 @@ pub(crate) struct Scratch {
     /// The separation sweep's radii and sums in the neighbour search's order.
     pub(crate) sweep_buffers: super::separation::SweepBuffers,
     /// Per top-level formation (by its place among the roots): whether it opens a lane
-    /// through the others this tick (see `world/make_way.rs`).
-    pub(crate) group_opens_lane: Vec<bool>,
+    /// through the others this tick, and whether it is a single (see `world/make_way.rs`).
+    pub(crate) group_opens_lane: Vec<super::make_way::LaneOpener>,
     /// Per top-level formation: whether another one is near enough for its units to avoid.
     pub(crate) group_in_traffic: Vec<bool>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).

@@ -31,6 +31,10 @@ pub(super) const SINGLE_PATH_ROOM: usize = 8;
 /// sets how firmly it is pulled on.
 const SINGLE_LEAD_TIME: f32 = 0.5;
 
+/// Within this distance (metres) of its goal a single walks straight to it, keeping to no
+/// side.
+const PASS_NEAR_GOAL: f32 = 3.0;
+
 /// Least lead of a single's anchor, metres.
 const SINGLE_LEAD_MIN: f32 = 0.5;
 
@@ -58,6 +62,12 @@ pub(super) fn walk_single(
     }
     f.anchor.position = unit;
     let (desired, last, dist) = path_velocity(f, cruise);
+    // Keeping to its side of a passage (see `make_way.rs`; zero otherwise).
+    let desired = if last && dist < PASS_NEAR_GOAL {
+        desired
+    } else {
+        (desired + f.pass_velocity).clamp_length_max(cruise.max(desired.length()))
+    };
     let mut dir = desired.normalize_or_zero();
     let lead = SINGLE_LEAD_MIN + SINGLE_LEAD_TIME * cruise;
     f.anchor.velocity = desired;

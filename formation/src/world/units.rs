@@ -37,7 +37,7 @@ const ZONE_SLACK: f32 = 1e-3;
 /// roots), as the formation stage's make way found it: whether it opens a lane through the
 /// others, and whether another formation is near enough for its units to avoid.
 pub(super) struct Traffic {
-    pub(super) opens_lane: Vec<bool>,
+    pub(super) opens_lane: Vec<super::make_way::LaneOpener>,
     pub(super) in_traffic: Vec<bool>,
 }
 

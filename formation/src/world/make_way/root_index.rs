@@ -306,6 +306,43 @@ impl RootIndex {
         (super::passing_velocity(lane, shift), oncoming)
     }
 
+    /// Whether a mover heading the other way (headings at least 120 degrees apart) is ahead
+    /// of `a` in its lane within `horizon` seconds of the two closing, at most `half_width`
+    /// to either side of `a`'s line.
+    pub(super) fn oncoming_ahead(
+        &self,
+        a: &RootEntry,
+        lane: &Lane,
+        horizon: f32,
+        half_width: f32,
+    ) -> bool {
+        let r = (lane.speed + self.max_speed) * horizon
+            + lane.behind
+            + 2.0 * self.max_reach
+            + half_width;
+        let at = a.position;
+        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        let heading = heading_class(lane.forward);
+        let mut found = false;
+        for (h, strips) in self.headings.iter().enumerate() {
+            if found || !may_oppose(heading, h as u8) {
+                continue;
+            }
+            strips.for_each_in(
+                &self.entries,
+                (at.x - r, at.x + r),
+                (at.y - r, at.y + r),
+                |b| {
+                    if !found && b.id != a.id {
+                        found =
+                            super::keep_right::oncoming_in_lane(a, lane, b, horizon, half_width);
+                    }
+                },
+            );
+        }
+        found
+    }
+
     /// Calls `visit` with every root whose anchor lies within the square of half-side `r`
     /// round `at` (and maybe a few more), from the index of [`Self::index_all`].
     pub(super) fn for_each_near(&self, at: Vec2, r: f32, visit: impl FnMut(&RootEntry)) {
