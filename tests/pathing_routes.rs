@@ -47,3 +47,51 @@ fn routes_around_a_wall_a_straight_line_would_hit() {
     // Smoothed: a few waypoints rather than a staircase of grid cells.
     assert!(points.len() <= 5, "{points:?}");
 }
+
+/// Routes round a square block in the middle of a field, going east and going west, with the
+/// keep-right surcharge and without: the mean y of the route's points.
+fn sides_round_a_block(keep_right: f32) -> (f32, f32) {
+    use cohort::pathing::PolygonObstacle;
+    let mut map = Map::with_bounds(Vec2::ZERO, Vec2::new(60.0, 60.0));
+    map.polygons.push(PolygonObstacle {
+        points: vec![
+            Vec2::new(20.0, 20.0),
+            Vec2::new(40.0, 20.0),
+            Vec2::new(40.0, 40.0),
+            Vec2::new(20.0, 40.0),
+        ],
+    });
+    let map = map.validate().unwrap();
+    let graph = NavGraph::from_map(&map, &GridSpec::default()).unwrap();
+    let (west, east) = (Vec2::new(5.0, 30.0), Vec2::new(55.0, 30.0));
+    let mut scratch = SearchScratch::new();
+    let mut mean_y = |from: Vec2, to: Vec2| {
+        let query = PathQuery::new(from, to, 0.5).keeping_right(keep_right);
+        let path = find_path(&map, &graph, &query, &mut scratch).expect("a route");
+        assert!(path.reached_goal);
+        let points: Vec<Vec2> = path.positions().collect();
+        points.iter().map(|p| p.y).sum::<f32>() / points.len() as f32
+    };
+    (mean_y(west, east), mean_y(east, west))
+}
+
+#[test]
+fn keeping_right_takes_opposite_sides_of_a_block_for_opposite_ways() {
+    // Keeping the block on the left: eastwards south of it, westwards north of it.
+    let (eastwards, westwards) = sides_round_a_block(0.1);
+    assert!(
+        eastwards < 30.0,
+        "eastwards passes north: mean y {eastwards}"
+    );
+    assert!(
+        westwards > 30.0,
+        "westwards passes south: mean y {westwards}"
+    );
+    // Without the surcharge the two routes are mirror images of one tie-break: the same side.
+    let (eastwards, westwards) = sides_round_a_block(0.0);
+    assert_eq!(
+        eastwards < 30.0,
+        westwards < 30.0,
+        "{eastwards} {westwards}"
+    );
+}

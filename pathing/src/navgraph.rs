@@ -59,6 +59,11 @@ pub struct NavEdge {
 pub(crate) struct AdjNode {
     pub position: Vec2,
     pub clearance: f32,
+    /// Unit direction in which the clearance grows fastest (away from the nearest
+    /// obstacle), estimated from the walk neighbours' clearances; zero where it does not
+    /// change (open ground beyond the clearance's cap). Read by
+    /// [`crate::SearchFilter::keep_right`].
+    pub away: Vec2,
 }
 
 /// An edge as the search reads it, with what the search needs of its target (position, and
@@ -102,6 +107,39 @@ pub(crate) struct Adjacency {
 }
 
 impl Adjacency {
+    /// Sets every node's [`AdjNode::away`]: the least-squares direction of the clearance's
+    /// rise over its walk edges (each neighbour's clearance difference along the edge, over
+    /// the edge's length squared, summed), normalized.
+    fn estimate_away(&mut self) {
+        for n in 0..self.nodes.len() {
+            let (Some(&node), Some(&from), Some(&to)) = (
+                self.nodes.get(n),
+                self.offsets.get(n),
+                self.offsets.get(n + 1),
+            ) else {
+                continue;
+            };
+            if node.clearance < 0.0 {
+                continue;
+            }
+            let mut rise = Vec2::ZERO;
+            for e in self.edges.get(from as usize..to as usize).unwrap_or(&[]) {
+                let Some(m) = self.nodes.get(e.to() as usize) else {
+                    continue;
+                };
+                let d = m.position - node.position;
+                let len_sq = d.length_squared();
+                if !e.walk() || m.clearance < 0.0 || !(len_sq > 1e-12) {
+                    continue;
+                }
+                rise += d * ((m.clearance - node.clearance) / len_sq);
+            }
+            if let Some(slot) = self.nodes.get_mut(n) {
+                slot.away = rise.try_normalize().unwrap_or(Vec2::ZERO);
+            }
+        }
+    }
+
     /// The kind of edge `k` of `edges`.
     #[inline]
     pub fn kind(&self, k: usize) -> Option<EdgeKind> {
@@ -194,6 +232,7 @@ impl NavGraph {
                 AdjNode {
                     position: Vec2::ZERO,
                     clearance: -1.0,
+                    away: Vec2::ZERO,
                 };
                 bound
             ],
@@ -207,6 +246,7 @@ impl NavGraph {
                 *slot = AdjNode {
                     position: w.position,
                     clearance: w.clearance,
+                    away: Vec2::ZERO,
                 };
             }
         }
@@ -272,6 +312,7 @@ impl NavGraph {
         }
         drop(next);
         adjacency.special.sort_unstable_by_key(|s| s.0);
+        adjacency.estimate_away();
         let spacing = if spacing.is_finite() { spacing } else { 1.0 };
         let boxes: Vec<(Vec2, Vec2)> = adjacency
             .nodes

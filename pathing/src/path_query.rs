@@ -46,6 +46,10 @@ pub struct PathQuery {
     pub jump: Option<JumpAbility>,
     /// Whether to smooth the path by line of sight (string pulling).
     pub smooth: bool,
+    /// Keep-right surcharge of the search, 0 to 1 ([`crate::SearchFilter::keep_right`]): of
+    /// two routes of about the same length round an obstacle, the one keeping it on the left.
+    #[serde(default)]
+    pub keep_right: f32,
 }
 
 impl PathQuery {
@@ -59,6 +63,7 @@ impl PathQuery {
             on_failure: OnFailure::Error,
             jump: None,
             smooth: true,
+            keep_right: 0.0,
         }
     }
 
@@ -71,6 +76,13 @@ impl PathQuery {
     /// The same query going to the closest reachable point instead of failing.
     pub fn or_closest(mut self) -> Self {
         self.on_failure = OnFailure::ClosestReachable;
+        self
+    }
+
+    /// The same query preferring, by up to `surcharge` of a step's cost, routes that keep
+    /// obstacles on their left ([`crate::SearchFilter::keep_right`]).
+    pub fn keeping_right(mut self, surcharge: f32) -> Self {
+        self.keep_right = surcharge;
         self
     }
 
@@ -335,6 +347,7 @@ fn plan(
             min_clearance: c,
             jumps: &jumps,
             max_gap_width,
+            keep_right: query.keep_right,
         };
         let outcome = graph.search(s, target, &filter, scratch, true);
         raw.clear();

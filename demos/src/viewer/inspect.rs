@@ -393,12 +393,14 @@ mod tests {
     use cohort_formation::{FormationSpec, Member};
     use cohort_pathing::Map;
 
-    /// Two units of formations of their own walk at each other: the watched one's panel says
+    /// Two units of formations of their own walk at each other in the open (the map's edges
+    /// far enough that they keep to no side of a passage): the watched one's panel says
     /// which unit bound its avoidance, with the velocity it preferred and the one it chose.
     #[test]
     fn inspection_shows_the_avoidance_of_a_watched_unit() {
         let map = Map {
-            max: glam::Vec2::new(60.0, 40.0),
+            min: glam::Vec2::new(0.0, -20.0),
+            max: glam::Vec2::new(60.0, 60.0),
             ..Map::default()
         };
         let mut world = World::new(map, Default::default(), 1).expect("world");

@@ -129,7 +129,7 @@ fn keep_in_bounds(terrain: &Terrain, body: &mut Body, near: &mut NearGeometry) {
     if body.position != before {
         let reach = body.radius + 0.5;
         terrain.geometry_near(body.position, reach, &mut near.obstacles, &mut near.walls);
-        if inside_any(body, &near.obstacles) {
+        if inside_any(body, &near.obstacles, &near.walls) {
             body.position = terrain.push_out(body.position, body.radius);
         }
     }
@@ -164,10 +164,10 @@ fn constrain_unit(
     }
     terrain.geometry_near(body.position, reach, &mut near.obstacles, &mut near.walls);
     let pushed = constrain_to_static(body, previous, &near.obstacles, &near.walls);
-    // Pushed out of one rock into another (a crevice narrower than the unit): the
-    // per-obstacle pushes cannot settle it, so it goes to the nearest point where it fits.
-    // Only units that were pushed pay for the check.
-    if pushed && inside_any(body, &near.obstacles) {
+    // Pushed out of one rock into another (a crevice narrower than the unit, between rocks,
+    // walls or polygons): the per-obstacle pushes cannot settle it, so it goes to the
+    // nearest point where it fits. Only units that were pushed pay for the check.
+    if pushed && inside_any(body, &near.obstacles, &near.walls) {
         body.position = terrain.push_out(body.position, body.radius);
     }
     pushed
@@ -217,11 +217,15 @@ fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     );
 }
 
-/// Whether `body` overlaps any of `obstacles` by more than 5 % of its radius.
-fn inside_any(body: &Body, obstacles: &[CircleObstacle]) -> bool {
+/// Whether `body` overlaps any of `obstacles` or `walls` (walls and the edges of polygons) by
+/// more than 5 % of its radius.
+fn inside_any(body: &Body, obstacles: &[CircleObstacle], walls: &[Wall]) -> bool {
     let slack = 0.05 * body.radius;
+    let near = body.radius - slack;
     obstacles.iter().any(|o| {
-        let reach = o.radius + body.radius - slack;
+        let reach = o.radius + near;
         (body.position - o.center).length_squared() < reach * reach
-    })
+    }) || walls
+        .iter()
+        .any(|w| (body.position - w.closest_point(body.position)).length_squared() < near * near)
 }

@@ -100,6 +100,14 @@ pub struct Terrain {
     hash: u64,
 }
 
+/// The keep-right surcharge of every path the world plans
+/// ([`cohort_pathing::SearchFilter::keep_right`]): of two routes round an obstacle within a
+/// tenth of each other's length, movers take the one that keeps it on their left, so movers
+/// going opposite ways round a block take opposite sides of it, and four squads crossing a
+/// square of blocks circle it counter-clockwise like traffic on a roundabout instead of
+/// meeting head-on.
+pub const KEEP_RIGHT: f32 = 0.1;
+
 impl Terrain {
     /// Validates `map` and builds its navigation graph ([`nav_spec`], sampled wider on maps
     /// too detailed for [`MAX_NAV_NODES`]).
@@ -254,7 +262,8 @@ impl Terrain {
 
     /// The query [`Terrain::plan_path`] makes: from `from` to `to` for a body of
     /// `min_clearance` keeping `clearance` where it can, to the closest reachable point when the
-    /// goal cannot be reached, through what `jump` can make.
+    /// goal cannot be reached, through what `jump` can make, and keeping right
+    /// ([`KEEP_RIGHT`]).
     pub fn plan_query(
         from: Vec2,
         to: Vec2,
@@ -265,7 +274,9 @@ impl Terrain {
         PathQuery {
             clearance,
             jump,
-            ..PathQuery::new(from, to, min_clearance).or_closest()
+            ..PathQuery::new(from, to, min_clearance)
+                .or_closest()
+                .keeping_right(KEEP_RIGHT)
         }
     }
 
