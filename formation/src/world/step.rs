@@ -38,9 +38,11 @@ impl World {
         let h = dt / n as f32;
         self.jump_events.clear();
         self.timings = StepTimings::default();
-        for _ in 0..n {
-            self.tick_once(h, Mover::World);
-        }
+        super::par::on_pool(|| {
+            for _ in 0..n {
+                self.tick_once(h, Mover::World);
+            }
+        });
     }
 
     /// One tick for a game that moves the units itself (under its own physics): orders,
@@ -58,7 +60,7 @@ impl World {
         }
         self.jump_events.clear();
         self.timings = StepTimings::default();
-        self.tick_once(dt.min(MAX_STEP), Mover::Game);
+        super::par::on_pool(|| self.tick_once(dt.min(MAX_STEP), Mover::Game));
     }
 
     /// One tick: every stage in order, each timed into [`World::timings`].
