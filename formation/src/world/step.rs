@@ -28,6 +28,11 @@ impl World {
     /// Advances the world by `dt` seconds. A `dt` of 0, negative or not finite does nothing
     /// (the tick counter does not move); a `dt` above [`MAX_STEP`] is split into equal
     /// sub-steps (at most [`MAX_SUBSTEPS`]).
+    ///
+    /// With the `parallel` feature the stages run on rayon's current pool. A call from a
+    /// thread outside the pool enters it once (rayon's global job queue then allocates a block
+    /// of job slots once in 63 calls); a warm step called inside the pool
+    /// (`ThreadPool::install` around the game loop) allocates nothing on any thread.
     pub fn step(&mut self, dt: f32) {
         if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
             return;
