@@ -2,7 +2,8 @@
 //! allocator counts every allocation of every thread (rayon's workers included, unlike the
 //! calling-thread counter of `tests/alloc_free.rs`), and the standard army and two traffic
 //! scenarios are stepped inside rayon pools of two and four threads: after a warm-up, every
-//! world step must make zero allocations, whatever thread makes them.
+//! world step must make zero allocations, whatever thread makes them. The army stepped from a
+//! thread outside the pool may allocate only in rayon's global job queue, once in 63 steps.
 //!
 //! Only the world's steps are counted (orders and bookkeeping between steps are not), and
 //! everything runs in one test so that no other test's thread allocates while a step is
@@ -54,8 +55,8 @@ impl Run {
 }
 
 /// The standard army of 3,000 units on the army's 1 km map (trees, buildings, walls), each
-/// platoon ordered 150 m east: six chunks of units, dozens of top-level formations, spans of
-/// the separation sweep, detours round the obstacles.
+/// platoon ordered 150 m east: twelve chunks of units, dozens of top-level formations, spans
+/// of the separation sweep, detours round the obstacles.
 fn army() -> Run {
     let spec = ArmySpec {
         units: 3000,
@@ -84,8 +85,9 @@ fn walker(position: Vec2, facing: Vec2) -> Body {
 }
 
 /// Box formations of walkers on `map`, each `(anchor, facing, goal, units)` standing on its
-/// slots and ordered to its goal, as the traffic scenarios build them (`scenarios/traffic/`,
-/// whose loader is in `cohort-demos`, which brings its own counting allocator).
+/// slots and ordered to its goal, built with the world's API like the traffic scenarios of
+/// `scenarios/traffic/` (their loader is in `cohort-demos`, which brings its own global
+/// allocator, one that counts the calling thread only).
 fn boxes(map: Map, squads: &[(Vec2, Vec2, Vec2, usize)]) -> Run {
     let mut world = World::new(map, WorldSettings::default(), 1).expect("world");
     let mut orders = Vec::new();
@@ -122,7 +124,8 @@ fn boxes(map: Map, squads: &[(Vec2, Vec2, Vec2, usize)]) -> Run {
     }
 }
 
-/// `scenarios/traffic/crossing.ron`: two boxes of 100 cross at right angles on an open field.
+/// Like `scenarios/traffic/crossing.ron`: two boxes of 100 cross at right angles on an open
+/// field.
 fn crossing() -> Run {
     let map = Map {
         max: Vec2::splat(160.0),
@@ -137,8 +140,8 @@ fn crossing() -> Run {
     )
 }
 
-/// `scenarios/traffic/chokepoint.ron`: 20 boxes of 50 (1,000 units, four chunks) west of a
-/// wall, all through one 4 m gap.
+/// Like `scenarios/traffic/chokepoint.ron`: 20 boxes of 50 (1,000 units, four chunks) west of
+/// a wall, all through one 4 m gap.
 fn chokepoint() -> Run {
     let block = |y0: f32, y1: f32| PolygonObstacle {
         points: vec![
