@@ -18,6 +18,22 @@ mod overwatch_support;
 
 use overwatch_support::walled_lanes;
 
+/// Runs a test on the calling thread alone, which is what `allocation-counter` sees: with the
+/// `parallel` feature the world's stages would otherwise run on rayon's pool (and a step from
+/// outside it enter it through rayon's global job queue, which allocates now and then), so
+/// the test runs inside a pool of one thread. `tests/parallel_alloc_free.rs` counts the
+/// allocations of several threads.
+fn on_this_thread(test: impl FnOnce() + Send) {
+    #[cfg(feature = "parallel")]
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("thread pool")
+        .install(test);
+    #[cfg(not(feature = "parallel"))]
+    test();
+}
+
 /// What a measured run saw.
 #[derive(Debug, Default)]
 struct Measured {
@@ -74,6 +90,10 @@ fn army(units: usize, obstacles: bool) -> World {
 
 #[test]
 fn warm_world_steps_without_allocating() {
+    on_this_thread(warm_world_steps_without_allocating_here);
+}
+
+fn warm_world_steps_without_allocating_here() {
     // An open field: the army marches and re-assigns its slots (every 120 ticks: tick 120
     // is among the measured ones).
     let mut world = army(600, false);
@@ -101,6 +121,10 @@ fn warm_world_steps_without_allocating() {
 
 #[test]
 fn warm_army_among_obstacles_plans_detours_without_allocating() {
+    on_this_thread(warm_army_among_obstacles_plans_detours_without_allocating_here);
+}
+
+fn warm_army_among_obstacles_plans_detours_without_allocating_here() {
     // The standard army's map (trees, buildings, walls): units whose slot is behind an
     // obstacle plan detours every few ticks. The warm-up (orders, the first detours) grows the
     // buffers; every later tick, detour ticks included, makes no allocation.
@@ -114,6 +138,10 @@ fn warm_army_among_obstacles_plans_detours_without_allocating() {
 
 #[test]
 fn a_cloned_army_plans_detours_without_allocating_once_warm() {
+    on_this_thread(a_cloned_army_plans_detours_without_allocating_once_warm_here);
+}
+
+fn a_cloned_army_plans_detours_without_allocating_once_warm_here() {
     // A clone starts with empty per-tick buffers (they are not state) and must keep each
     // unit's room for a detour, so that once its buffers are warm its units' first detours
     // are written in place as the original's are.
@@ -186,6 +214,10 @@ fn overwatch_world() -> (World, cohort::formation::FormationId) {
 
 #[test]
 fn bounding_overwatch_steps_without_allocating_once_warm() {
+    on_this_thread(bounding_overwatch_steps_without_allocating_once_warm_here);
+}
+
+fn bounding_overwatch_steps_without_allocating_once_warm_here() {
     let (mut w, p) = overwatch_world();
     let run = |w: &World| w.tactic(p).and_then(Tactic::as_overwatch).cloned();
     let finished = |w: &World| run(w).is_none_or(|r| r.is_finished());
@@ -239,6 +271,10 @@ fn bounding_overwatch_steps_without_allocating_once_warm() {
 
 #[test]
 fn the_counter_sees_allocations() {
+    on_this_thread(the_counter_sees_allocations_here);
+}
+
+fn the_counter_sees_allocations_here() {
     // The instrument works: a fresh world's first tick (planning paths) allocates.
     let mut world = army(100, false);
     let info = allocation_counter::measure(|| world.step(MAX_STEP));

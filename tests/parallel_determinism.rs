@@ -38,19 +38,22 @@ fn in_pool<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
-/// The army's state hashes after every 20 of 120 ticks, stepped inside a pool of `threads`.
-fn army_hashes(threads: usize) -> Vec<u64> {
-    in_pool(threads, || {
-        let mut world = army();
-        let mut out = Vec::new();
-        for tick in 1..=120 {
-            world.step(MAX_STEP);
-            if tick % 20 == 0 {
-                out.push(world.state_hash());
-            }
+/// The army's state hashes after every 20 of 120 ticks.
+fn army_run() -> Vec<u64> {
+    let mut world = army();
+    let mut out = Vec::new();
+    for tick in 1..=120 {
+        world.step(MAX_STEP);
+        if tick % 20 == 0 {
+            out.push(world.state_hash());
         }
-        out
-    })
+    }
+    out
+}
+
+/// [`army_run`] stepped inside a pool of `threads`.
+fn army_hashes(threads: usize) -> Vec<u64> {
+    in_pool(threads, army_run)
 }
 
 #[test]
@@ -63,6 +66,13 @@ fn the_army_steps_bit_identically_on_one_two_and_four_threads() {
     }
     // The world changed between checkpoints (the hashes compare real motion).
     assert!(single.windows(2).all(|w| w[0] != w[1]));
+}
+
+#[test]
+fn the_army_steps_bit_identically_from_outside_the_pool() {
+    // The test's own thread steps on rayon's global pool (each step enters the pool once).
+    let outside = army_run();
+    assert_eq!(outside, army_hashes(1));
 }
 
 /// Ticks of each traffic scenario stepped (its meetings are over by then).

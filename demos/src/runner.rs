@@ -131,6 +131,33 @@ impl Trail {
     }
 }
 
+/// The CPU clock of a step: the calling thread's, or with the formation crate's `parallel`
+/// feature the process's (the step then runs on rayon's pool, whose threads do its work while
+/// the caller waits). `None` where the clock cannot be read.
+enum StepClock {
+    Thread(Option<cpu_time::ThreadTime>),
+    Process(Option<cpu_time::ProcessTime>),
+}
+
+impl StepClock {
+    fn start() -> Self {
+        if cohort_formation::world::PARALLEL {
+            Self::Process(cpu_time::ProcessTime::try_now().ok())
+        } else {
+            Self::Thread(cpu_time::ThreadTime::try_now().ok())
+        }
+    }
+
+    /// CPU time since [`StepClock::start`] (zero where the clock cannot be read).
+    fn elapsed(&self) -> std::time::Duration {
+        match self {
+            Self::Thread(t) => t.as_ref().map(|t| t.elapsed()),
+            Self::Process(t) => t.as_ref().map(|t| t.elapsed()),
+        }
+        .unwrap_or_default()
+    }
+}
+
 /// A scenario being run.
 #[derive(Debug)]
 pub struct Runner {
@@ -144,7 +171,7 @@ pub struct Runner {
     metrics: Metrics,
     trails: Option<Vec<Trail>>,
     samples: Vec<UnitSample>,
-    /// Thread CPU time spent in the world's steps (not in metrics or trails).
+    /// CPU time spent in the world's steps (not in metrics or trails), see [`StepClock`].
     step_cpu: std::time::Duration,
     /// Record the state hash every this many ticks (see [`Runner::hash_every`]).
     hash_every: Option<u64>,
@@ -233,11 +260,9 @@ impl Runner {
                 }
             }
         }
-        let cpu_start = cpu_time::ThreadTime::try_now().ok();
+        let cpu_start = StepClock::start();
         self.world.step(self.dt);
-        if let Some(start) = cpu_start {
-            self.step_cpu += start.elapsed();
-        }
+        self.step_cpu += cpu_start.elapsed();
         self.tick += 1;
         if self.hash_every.is_some_and(|n| self.tick % n == 0) {
             self.hashes
@@ -308,8 +333,10 @@ impl Runner {
         &self.samples
     }
 
-    /// Thread CPU time spent inside the world's steps since the runner was made: the
-    /// simulation's own cost, without the metrics, trails and timeline around it.
+    /// CPU time spent inside the world's steps since the runner was made: the simulation's
+    /// own cost, without the metrics, trails and timeline around it. The calling thread's
+    /// CPU time; with the formation crate's `parallel` feature, the whole process's, since
+    /// the steps then run on rayon's threads.
     pub fn step_cpu_time(&self) -> std::time::Duration {
         self.step_cpu
     }

@@ -28,6 +28,11 @@ impl World {
     /// Advances the world by `dt` seconds. A `dt` of 0, negative or not finite does nothing
     /// (the tick counter does not move); a `dt` above [`MAX_STEP`] is split into equal
     /// sub-steps (at most [`MAX_SUBSTEPS`]).
+    ///
+    /// With the `parallel` feature the stages run on rayon's current pool. A call from a
+    /// thread outside the pool enters it once (rayon's global job queue then allocates a block
+    /// of job slots once in 63 calls); a warm step called inside the pool
+    /// (`ThreadPool::install` around the game loop) allocates nothing on any thread.
     pub fn step(&mut self, dt: f32) {
         if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
             return;
@@ -38,9 +43,11 @@ impl World {
         let h = dt / n as f32;
         self.jump_events.clear();
         self.timings = StepTimings::default();
-        for _ in 0..n {
-            self.tick_once(h, Mover::World);
-        }
+        super::par::on_pool(|| {
+            for _ in 0..n {
+                self.tick_once(h, Mover::World);
+            }
+        });
     }
 
     /// One tick for a game that moves the units itself (under its own physics): orders,
@@ -58,7 +65,7 @@ impl World {
         }
         self.jump_events.clear();
         self.timings = StepTimings::default();
-        self.tick_once(dt.min(MAX_STEP), Mover::Game);
+        super::par::on_pool(|| self.tick_once(dt.min(MAX_STEP), Mover::Game));
     }
 
     /// One tick: every stage in order, each timed into [`World::timings`].
