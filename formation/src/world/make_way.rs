@@ -52,6 +52,9 @@ const PASS_MARGIN: f32 = 1.0;
 /// Metres added to the avoidance's neighbour distance when telling which top-level formations
 /// are near each other (members stray a little from their slots).
 const TRAFFIC_SLACK: f32 = 4.0;
+/// Ticks between two looks of a single at the passage it walks in and the traffic coming
+/// the other way (see `make_way/keep_right.rs`): a look searches 40 s of closing ahead.
+const KEEP_RIGHT_EVERY: u64 = 4;
 /// Time constant (seconds) of the anchor's sidestep to its right.
 const PASS_TIME: f32 = 1.5;
 
@@ -66,8 +69,10 @@ impl World {
             formation_nav,
             terrain,
             settings,
+            tick,
             ..
         } = self;
+        let tick = *tick;
         let map = formation_nav
             .valid_map(terrain.map(), settings.small_obstacle_radius)
             .unwrap_or(terrain.valid_map());
@@ -81,7 +86,7 @@ impl World {
         let mut plans = std::mem::take(&mut index.plans);
         let (index_ref, formations_ref) = (&*index, &*formations);
         super::par::map_into(index_ref.entries(), &mut plans, PLANS_PER_TASK, |a| {
-            plan_root(index_ref, formations_ref, map, a)
+            plan_root(index_ref, formations_ref, map, a, tick)
         });
         for a in index.entries() {
             if let Some(f) = formations.get_mut(a.id) {
@@ -238,6 +243,7 @@ fn plan_root(
     formations: &Formations,
     map: &cohort_pathing::ValidMap,
     a: &RootEntry,
+    tick: u64,
 ) -> PassingPlan {
     let (velocity, oncoming) = match a.lane {
         Some(lane) => {
@@ -252,10 +258,14 @@ fn plan_root(
         }
         None => (Vec2::ZERO, None),
     };
-    // A single in a passage keeps to its right half while anyone comes the other way.
+    // A single in a passage keeps to its right half while anyone comes the other way,
+    // looked at every [`KEEP_RIGHT_EVERY`] ticks (staggered over the singles), the sidestep
+    // kept in between. (Pairs of singles pass by their avoidance alone.)
     let velocity = match (a.single, a.lane) {
-        // (Pairs of singles pass by their avoidance alone.)
-        (true, Some(lane)) => keep_right_in_passage(index, map, a, &lane),
+        (true, Some(lane)) if (tick + u64::from(a.root())) % KEEP_RIGHT_EVERY == 0 => {
+            keep_right_in_passage(index, map, a, &lane)
+        }
+        (true, Some(_)) => formations.get(a.id).map_or(Vec2::ZERO, |f| f.pass_velocity),
         _ => velocity,
     };
     // Found again this tick, or kept while the one it passes is still alongside (its lane,

@@ -28,6 +28,12 @@ pub(super) fn keep_right_in_passage(
     a: &RootEntry,
     lane: &Lane,
 ) -> Vec2 {
+    // Anyone coming the other way within the widest passage that counts, first: in a crowd
+    // going one way that search looks at empty wedges of heading, cheaper than measuring
+    // the passage.
+    if !index.oncoming_ahead(a, lane, PASSAGE_HORIZON, PASSAGE_WIDTH) {
+        return Vec2::ZERO;
+    }
     let right = -lane.left;
     let to_right = crate::world::narrows::free_run(map, a.position, right, PASSAGE_WIDTH);
     if to_right >= PASSAGE_WIDTH {
@@ -40,7 +46,9 @@ pub(super) fn keep_right_in_passage(
     let half = 0.5 * (to_right + to_left);
     // How far the single's side stands left of the passage's centre line.
     let over = to_right - half + lane.half_width + 0.5 * PASS_MARGIN;
-    if !(over > 0.0) || !index.oncoming_ahead(a, lane, PASSAGE_HORIZON, half) {
+    if !(over > 0.0)
+        || !(half >= PASSAGE_WIDTH || index.oncoming_ahead(a, lane, PASSAGE_HORIZON, half))
+    {
         return Vec2::ZERO;
     }
     right * (over / PASS_TIME)
