@@ -33,15 +33,17 @@ const SLACK: f32 = 1e-3;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct QuietTest {
     /// The unit's velocity at the start of the tick (the solver builds around it).
-    pub(super) velocity: Vec2,
+    velocity: Vec2,
     /// The velocity the program starts from less `velocity`.
-    pub(super) change: Vec2,
+    change: Vec2,
     /// The length of `change`.
-    pub(super) change_length: f32,
+    change_length: f32,
     /// `|velocity| + |start|`, for the margin.
-    pub(super) size: f32,
+    size: f32,
     /// `1 / time_horizon`, as the solver takes it.
-    pub(super) inv_horizon: f32,
+    inv_horizon: f32,
+    /// The time horizon, seconds.
+    horizon: f32,
 }
 
 impl QuietTest {
@@ -79,6 +81,7 @@ impl QuietTest {
             change_length: (start - velocity).length(),
             size: velocity.length() + start.length(),
             inv_horizon,
+            horizon: time_horizon,
         })
     }
 
@@ -95,21 +98,26 @@ impl QuietTest {
         combined_radius: f32,
         share: f32,
     ) -> bool {
+        if !(distance > 0.0 && combined_radius >= 0.0 && share > 0.0) {
+            return false;
+        }
         let relative = (self.velocity - neighbour_velocity).length();
         let rho = (distance - combined_radius) * self.inv_horizon;
         let slack =
             SLACK * (1.0 + self.size + relative + (distance + combined_radius) * self.inv_horizon);
-        // The relative velocity stays well inside the circle of the cut-off case...
-        let on_cut_off = relative + slack <= rho * distance / (distance + combined_radius);
+        // The relative velocity stays well inside the circle of the cut-off case
+        // (`relative + slack <= ρ d / (d + R)`, times `d + R`)...
+        let on_cut_off = (relative + slack) * (distance + combined_radius) <= rho * distance;
         // ...and the half-plane clears the program's start by the slack: how far the start
-        // moves away from the neighbour, less what the normal's tilt can take off it.
-        let centre = distance * self.inv_horizon;
-        let away =
-            -self.change.dot(offset) / distance - self.change_length * 2.0 * relative / centre;
+        // moves away from the neighbour, less what the normal's tilt can take off it, plus
+        // the unit's share of the room (`-Δ·o / d - 2 |Δ| |v_rel| τ / d + s (ρ - |v_rel|)
+        // >= slack`, times `d`).
         let room = share.min(1.0) * (rho - relative);
-        let clear = away + room >= slack;
+        let clear = -self.change.dot(offset) - 2.0 * self.change_length * relative * self.horizon
+            + (room - slack) * distance
+            >= 0.0;
         // Not finite anywhere: a comparison is false.
-        on_cut_off && clear && combined_radius >= 0.0 && share > 0.0
+        on_cut_off && clear
     }
 }
 
