@@ -106,3 +106,6 @@ impl GroupRuns {
         });
     }
 }
+
+#[cfg(test)]
+mod tests;
