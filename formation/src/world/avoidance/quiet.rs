@@ -11,17 +11,21 @@
 //! the preferred velocity, with a margin far beyond the rounding of the solver's own
 //! arithmetic, so leaving the solve out gives bit for bit what solving would.
 //!
-//! The bound. Let `ρ = (d - R) / τ` for a neighbour at offset `o` (distance `d`), combined
-//! radius `R`, time horizon `τ`: no velocity of the velocity obstacle is shorter than `ρ`.
-//! While the relative velocity `v_rel` is shorter than `ρ d / (d + R)` (less than `ρ`):
-//! the pair closes more slowly than its gap over the horizon, so the right-hand rule does not
-//! shift it; the boundary point `p` the solver seeks lies on the cut-off circle (its first
-//! case), centred on `c = o / τ`, and with `n` the outward normal there (the direction from
-//! `c` to `v_rel`), `(p - v_rel)·n <= -ρ + |v_rel|`, and `n` is within `2 |v_rel| / |c|` of
-//! `-o / d`. The half-plane is `{v : (v - v_A - s (p - v_rel))·n >= 0}` (`v_A` the unit's
-//! velocity, `s` its share), so it holds the program's start `v_A + Δ` whenever
-//! `-Δ·o / d - |Δ| 2 |v_rel| / |c| >= -s (ρ - |v_rel|)`: a unit may speed up or turn away
-//! from a neighbour freely, and towards it by less than its share of the room.
+//! The test. For a neighbour at offset `o` (distance `d`), combined radius `R`, time horizon
+//! `τ`, relative velocity `v_rel` (the unit's less the neighbour's), let `ρ = (d - R) / τ`
+//! and `w = v_rel - o / τ` (from the centre of the cut-off circle to `v_rel`). When
+//!
+//! 0. the pair is apart (`ρ > 0`: the solver's case for overlapping pairs is another);
+//! 1. the pair closes along the line of centres more slowly than `ρ` (`v_rel·o / d < ρ`), the
+//!    right-hand rule does not shift the relative velocity (its factor for how close contact
+//!    is, `1 - ρ / closing`, is not positive);
+//! 2. `-w·o > R |w|`, the solver's boundary point is on the cut-off circle (its first case)
+//!    and its half-plane is `{v : (v - v_A - s (R / τ - |w|) ŵ)·ŵ >= 0}` (`v_A` the unit's
+//!    velocity, `s` its share, `ŵ = w / |w|`);
+//! 3. that half-plane holds the program's start `v_A + Δ`: `Δ·ŵ >= s (R / τ - |w|)`.
+//!
+//! Each holds here with a margin (`SLACK` of the sizes involved) far beyond the rounding of
+//! the solver's arithmetic, which computes the same quantities in the same way.
 
 use cohort_steering::Vec2;
 
@@ -36,14 +40,10 @@ pub(super) struct QuietTest {
     velocity: Vec2,
     /// The velocity the program starts from less `velocity`.
     change: Vec2,
-    /// The length of `change`.
-    change_length: f32,
     /// `|velocity| + |start|`, for the margin.
     size: f32,
     /// `1 / time_horizon`, as the solver takes it.
     inv_horizon: f32,
-    /// The time horizon, seconds.
-    horizon: f32,
 }
 
 impl QuietTest {
@@ -78,10 +78,8 @@ impl QuietTest {
         Some(Self {
             velocity,
             change: start - velocity,
-            change_length: (start - velocity).length(),
             size: velocity.length() + start.length(),
             inv_horizon,
-            horizon: time_horizon,
         })
     }
 
@@ -101,23 +99,26 @@ impl QuietTest {
         if !(distance > 0.0 && combined_radius >= 0.0 && share > 0.0) {
             return false;
         }
-        let relative = (self.velocity - neighbour_velocity).length();
+        let relative = self.velocity - neighbour_velocity;
         let rho = (distance - combined_radius) * self.inv_horizon;
-        let slack =
-            SLACK * (1.0 + self.size + relative + (distance + combined_radius) * self.inv_horizon);
-        // The relative velocity stays well inside the circle of the cut-off case
-        // (`relative + slack <= ρ d / (d + R)`, times `d + R`)...
-        let on_cut_off = (relative + slack) * (distance + combined_radius) <= rho * distance;
-        // ...and the half-plane clears the program's start by the slack: how far the start
-        // moves away from the neighbour, less what the normal's tilt can take off it, plus
-        // the unit's share of the room (`-Δ·o / d - 2 |Δ| |v_rel| τ / d + s (ρ - |v_rel|)
-        // >= slack`, times `d`).
-        let room = share.min(1.0) * (rho - relative);
-        let clear = -self.change.dot(offset) - 2.0 * self.change_length * relative * self.horizon
-            + (room - slack) * distance
-            >= 0.0;
+        let w = relative - offset * self.inv_horizon;
+        let w_length = w.length();
+        let slack = SLACK
+            * (1.0
+                + self.size
+                + relative.length()
+                + (distance + combined_radius) * self.inv_horizon);
+        // 0. Apart (the solver's case for overlapping pairs is another).
+        let apart = rho >= slack;
+        // 1. No right-hand shift: closing slower than the gap over the horizon (times `d`).
+        let unshifted = relative.dot(offset) + slack * distance <= rho * distance;
+        // 2. The cut-off circle's case: `-w·o - R |w| >= slack d`.
+        let on_cut_off = -w.dot(offset) - combined_radius * w_length >= slack * distance;
+        // 3. The half-plane holds the start: `Δ·w - s (R / τ - |w|) |w| >= slack |w|`.
+        let cut_off = combined_radius * self.inv_horizon - w_length;
+        let clear = self.change.dot(w) - share.min(1.0) * cut_off * w_length >= slack * w_length;
         // Not finite anywhere: a comparison is false.
-        on_cut_off && clear
+        apart && unshifted && on_cut_off && clear
     }
 }
 

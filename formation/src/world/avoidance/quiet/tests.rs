@@ -123,6 +123,13 @@ fn close_or_closing_neighbours_are_not_quiet() {
         share: 0.5,
     };
     assert!(!permits(&test, &agent, &touching));
+    // Overlapping and moving apart fast: the solver's overlap case, not quiet.
+    let leaving = OrcaNeighbour {
+        position: Vec2::new(0.6, 0.0),
+        velocity: Vec2::new(5.0, 0.0),
+        ..touching
+    };
+    assert!(!permits(&test, &agent, &leaving));
     // Four metres ahead, coming head-on at 2 m/s: contact within the horizon.
     let closing = OrcaNeighbour {
         position: Vec2::new(5.0, 0.0),
