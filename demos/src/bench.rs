@@ -199,6 +199,9 @@ pub struct BenchReport {
     pub state_hash_ns_per_unit: f64,
     /// Heap allocations of one state hash (0).
     pub state_hash_allocations: u64,
+    /// [`World::state_hash`] of the world after the timed ticks: the same options give the
+    /// same hash on any build that steps the world bit for bit alike.
+    pub state_hash: u64,
     /// Size of the warm world's binary state snapshot ([`World::to_binary_snapshot`]), bytes.
     pub snapshot_bytes: u64,
     /// Milliseconds to write the binary snapshot and load it back into the world.
@@ -414,6 +417,7 @@ fn bench_in_pool(options: &BenchOptions) -> Result<BenchReport, BenchError> {
     });
     let formations = world.formations().count();
     let (state_hash_ns_per_unit, state_hash_allocations) = time_state_hash(&world);
+    let state_hash = world.state_hash();
     let snapshot = time_snapshot(&mut world)?;
     drop(world);
     let warm_bytes = building.bytes_current.max(0) as u64;
@@ -466,6 +470,7 @@ fn bench_in_pool(options: &BenchOptions) -> Result<BenchReport, BenchError> {
         stages: stage_report(&stage_times, options.ticks),
         state_hash_ns_per_unit,
         state_hash_allocations,
+        state_hash,
         snapshot_bytes: snapshot.bytes,
         snapshot_round_trip_ms: snapshot.round_trip_ms,
         snapshot_round_trip_exact: snapshot.exact,

@@ -21,8 +21,11 @@ use crate::error::{SteeringError, check_finite_vec, check_positive};
 /// 11-bit radix passes).
 pub const MAX_CELLS: usize = 1 << 22;
 
+mod brute;
 mod pairs;
 mod radix;
+
+pub use brute::BruteForceSearch;
 mod resort;
 
 use radix::{RADIX, RADIX_BITS, radix_pass};
@@ -373,10 +376,20 @@ impl CellGrid {
         )
     }
 
-    /// Calls `f(slot, index, position)` for every item within `radius` of `center`, in slot
-    /// order (see [`NeighbourSearch::for_each_in_radius`]).
+    /// Calls `f(first_slot, items, positions)` for each run of the sorted arrays a query of
+    /// `radius` around `center` scans, in slot order: one per row of cells the query's box
+    /// covers, holding every item of that row's cells in the box (and maybe some of cells a
+    /// little beyond it, which are farther than `radius`). Every item within `radius` of
+    /// `center` is in one of the runs; the caller tests the distance ([`within_radius`]), so
+    /// it can pass over items it does not want before that. `first_slot` is the slot of
+    /// `items[0]` (see [`NeighbourSearch::order`]). Nothing for a negative or NaN radius.
     #[inline]
-    fn visit_in_radius<F: FnMut(u32, u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
+    pub fn for_each_row_run<F: FnMut(usize, &[u32], &[Vec2])>(
+        &self,
+        center: Vec2,
+        radius: f32,
+        mut f: F,
+    ) {
         if radius.is_nan() || radius < 0.0 || self.items.is_empty() {
             return;
         }
@@ -388,21 +401,29 @@ impl CellGrid {
         let y1 = self.axis_cell(center.y + radius, self.min.y, self.rows);
         for cy in y0..=y1 {
             // The blocks holding cells x0..=x1 of a row are contiguous in the sorted arrays;
-            // their items outside x0..=x1 are farther than `radius` and fail the test below.
+            // their items outside x0..=x1 are farther than `radius`.
             let range = self.block_span(cy, x0, x1);
-            let start = range.start as u32;
-            let (Some(items), Some(positions)) = (
+            let start = range.start;
+            if let (Some(items), Some(positions)) = (
                 self.items.get(range.clone()),
                 self.sorted_positions.get(range),
-            ) else {
-                continue;
-            };
-            for (k, (&i, &p)) in items.iter().zip(positions).enumerate() {
-                if within_radius(p, center, radius) {
-                    f(start + k as u32, i, p);
-                }
+            ) {
+                f(start, items, positions);
             }
         }
+    }
+
+    /// Calls `f(slot, index, position)` for every item within `radius` of `center`, in slot
+    /// order (see [`NeighbourSearch::for_each_in_radius`]).
+    #[inline]
+    fn visit_in_radius<F: FnMut(u32, u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
+        self.for_each_row_run(center, radius, |start, items, positions| {
+            for (k, (&i, &p)) in items.iter().zip(positions).enumerate() {
+                if within_radius(p, center, radius) {
+                    f((start + k) as u32, i, p);
+                }
+            }
+        });
     }
 
     /// Position of item `index` as given to the last rebuild.
@@ -436,56 +457,6 @@ impl NeighbourSearch for CellGrid {
 
     fn len(&self) -> usize {
         self.items.len()
-    }
-}
-
-/// The reference search: tests every item, in index order. Same results as [`CellGrid`] (as a
-/// set), for comparison in tests and benchmarks.
-#[derive(Clone, Debug, Default)]
-pub struct BruteForceSearch {
-    positions: Vec<Vec2>,
-    /// `0..len`: the items in index order.
-    order: Vec<u32>,
-}
-
-impl BruteForceSearch {
-    /// An empty search.
-    pub fn new() -> Self {
-        Self::default()
-    }
-}
-
-impl NeighbourSearch for BruteForceSearch {
-    fn rebuild(&mut self, positions: &[Vec2]) {
-        let take = positions.len().min(u32::MAX as usize);
-        self.positions.clear();
-        self.positions
-            .extend_from_slice(positions.get(..take).unwrap_or(&[]));
-        self.order.clear();
-        self.order.extend(0..take as u32);
-    }
-
-    fn for_each_in_radius<F: FnMut(u32, Vec2)>(&self, center: Vec2, radius: f32, mut f: F) {
-        if radius.is_nan() || radius < 0.0 {
-            return;
-        }
-        for (i, &p) in self.positions.iter().enumerate() {
-            if within_radius(p, center, radius) {
-                f(i as u32, p);
-            }
-        }
-    }
-
-    fn for_each_pair_within<F: FnMut(NearPair)>(&self, radius: f32, f: F) {
-        self.all_pairs(radius, f);
-    }
-
-    fn order(&self) -> &[u32] {
-        &self.order
-    }
-
-    fn len(&self) -> usize {
-        self.positions.len()
     }
 }
 

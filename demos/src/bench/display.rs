@@ -95,8 +95,8 @@ impl fmt::Display for BenchReport {
         }
         writeln!(
             f,
-            "  state hash            {:>10.1} ns per unit ({} allocations)",
-            self.state_hash_ns_per_unit, self.state_hash_allocations
+            "  state hash            {:>10.1} ns per unit ({} allocations), {:016x} at the end",
+            self.state_hash_ns_per_unit, self.state_hash_allocations, self.state_hash
         )?;
         writeln!(
             f,

@@ -13,6 +13,13 @@
 //! ([`AvoidanceSettings::right_hand`]): each unit tilts its preferred velocity to its own
 //! right when someone comes straight at it, so both pass on the right.
 
+mod quiet;
+mod search;
+
+pub(crate) use search::GroupRuns;
+
+use cohort_steering::grid::NeighbourSearch;
+use cohort_steering::ops::positive_or_zero;
 use cohort_steering::orca::{self, OrcaAgent, OrcaBuffers, OrcaNeighbour, OrcaParams, OrcaSegment};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
@@ -130,6 +137,8 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) in_traffic: &'a [bool],
     /// Per unit: its key.
     pub(super) ids: &'a [crate::ids::UnitId],
+    /// The groups of the grid's slots, when they describe the grid this tick.
+    pub(super) runs: Option<&'a GroupRuns>,
     /// Largest radius and top speed of any unit.
     pub(super) limits: (f32, f32),
 }
@@ -168,6 +177,9 @@ const MAX_TILT: f32 = 2.0;
 /// what the unit wants to do, not the small change one tick of force makes (a unit standing
 /// in a crowd would otherwise prefer almost nothing and never make its way).
 pub(super) const PREFERENCE_TIME: f32 = 0.5;
+
+/// Each unit's share of the avoidance between two units (both avoid).
+const SHARE: f32 = 0.5;
 
 /// A group shared by no two units (a unit of no formation).
 pub(crate) const NO_GROUP: u32 = u32::MAX;
@@ -220,26 +232,36 @@ impl AvoidanceInput<'_> {
         } = buffers;
         nearest.clear();
         if cap > 0 {
-            search.for_each_in_radius(start, reach, |j, p| {
-                let ju = j as usize;
-                if ju == i {
-                    return;
+            // Units of the unit's own group are left to separation; a formation opening a
+            // lane walks through standing ones: their members step aside to slots moved out
+            // of the lane (make way), so its units do not wait for them.
+            let rejects = |other: u32| {
+                (group != NO_GROUP && other == group)
+                    || (mover && other != NO_GROUP && !opens_lane(other))
+            };
+            let mut take = |j: u32, p: Vec2| {
+                if j as usize != i {
+                    let d = (p - start).length_squared();
+                    insert_nearest(nearest, cap, (d, j));
                 }
-                let other = self.groups.get(ju).copied().unwrap_or(NO_GROUP);
-                if group != NO_GROUP && other == group {
-                    return;
+            };
+            match (search, self.runs) {
+                (super::units::Search::Grid(grid), Some(runs)) if runs.fits(grid.len()) => {
+                    runs.for_each_accepted(grid, start, reach, rejects, take);
                 }
-                // A formation opening a lane walks through standing ones: their members
-                // step aside to slots moved out of the lane (make way), so its units do not
-                // wait for them.
-                if mover && other != NO_GROUP && !opens_lane(other) {
-                    return;
-                }
-                let d = (p - start).length_squared();
-                insert_nearest(nearest, cap, (d, j));
-            });
+                _ => search.for_each_in_radius(start, reach, |j, p| {
+                    let other = self.groups.get(j as usize).copied().unwrap_or(NO_GROUP);
+                    if !rejects(other) {
+                        take(j, p);
+                    }
+                }),
+            }
         }
-        neighbours.clear();
+        // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
+        // the choice only among other units.
+        if nearest.is_empty() {
+            return None;
+        }
         let speed = preferred.length();
         let heading = if speed > 1e-6 {
             preferred / speed
@@ -257,6 +279,26 @@ impl AvoidanceInput<'_> {
         } else {
             0.0
         };
+        // Whether every neighbour's half-plane provably permits the preferred velocity (then,
+        // untilted, the solver would keep it and its answer would be thrown away).
+        let test = quiet::QuietTest::new(
+            velocity,
+            preferred,
+            body.max_speed,
+            self.params.time_horizon,
+        );
+        let mut quiet = test.is_some();
+        // A single opening a lane does not avoid the units of standing formations: they take
+        // all of the avoidance, not half. (A formation's members step aside to slots clear
+        // of its lane, and share the avoidance of its units.)
+        let share_of = |j: usize| {
+            let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
+            if !mover && group != NO_GROUP && opener(other) == LaneOpener::Single {
+                1.0
+            } else {
+                SHARE
+            }
+        };
         for &(_, j) in nearest.iter() {
             let j = j as usize;
             let (Some(&p), Some(&v), Some(&r)) = (
@@ -266,23 +308,12 @@ impl AvoidanceInput<'_> {
             ) else {
                 continue;
             };
-            // A single opening a lane does not avoid the units of standing formations: they
-            // take all of the avoidance, not half. (A formation's members step aside to
-            // slots clear of its lane, and share the avoidance of its units.)
-            let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
-            let share = if !mover && group != NO_GROUP && opener(other) == LaneOpener::Single {
-                1.0
-            } else {
-                0.5
-            };
-            neighbours.push(OrcaNeighbour {
-                position: p,
-                velocity: v,
-                radius: r,
-                share,
-            });
             let away = p - start;
             let dist = away.length();
+            if let (true, Some(test)) = (quiet, &test) {
+                let combined = positive_or_zero(body.radius) + positive_or_zero(r);
+                quiet = test.permits(away, dist, v, combined, share_of(j));
+            }
             let gap = dist - body.radius - r;
             if look > 0.0 && gap < look && dist > 1e-6 {
                 let along = heading.dot(away) / dist;
@@ -305,16 +336,31 @@ impl AvoidanceInput<'_> {
         } else {
             preferred
         };
+        if quiet && tilt == 0.0 && near_walls.is_empty() {
+            return None;
+        }
+        neighbours.clear();
+        neighbours.extend(nearest.iter().filter_map(|&(_, j)| {
+            let j = j as usize;
+            match (
+                self.positions.get(j),
+                self.velocities.get(j),
+                self.radii.get(j),
+            ) {
+                (Some(&position), Some(&velocity), Some(&radius)) => Some(OrcaNeighbour {
+                    position,
+                    velocity,
+                    radius,
+                    share: share_of(j),
+                }),
+                _ => None,
+            }
+        }));
         segments.clear();
         segments.extend(near_walls.iter().map(|w| OrcaSegment {
             from: w.from,
             to: w.to,
         }));
-        // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
-        // the choice only among other units.
-        if nearest.is_empty() {
-            return None;
-        }
         let agent = OrcaAgent {
             position: start,
             velocity,
@@ -354,14 +400,29 @@ impl AvoidanceInput<'_> {
 #[inline]
 fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f32, u32)) {
     let before = |a: &(f32, u32), b: &(f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
-    if nearest.len() == cap {
-        match nearest.last() {
-            Some(last) if before(&item, last) => {
-                nearest.pop();
-            }
+    if nearest.len() >= cap {
+        match nearest.last_mut() {
+            Some(last) if before(&item, last) => *last = item,
             _ => return,
         }
+    } else {
+        nearest.push(item);
     }
-    let at = nearest.partition_point(|e| before(e, &item));
-    nearest.insert(at, item);
+    // Moved towards the front past every entry it comes before (the list is short).
+    let list = nearest.as_mut_slice();
+    let mut k = list.len().saturating_sub(1);
+    while k > 0 {
+        match list.get(k - 1) {
+            Some(&e) if before(&item, &e) => {
+                if let Some(slot) = list.get_mut(k) {
+                    *slot = e;
+                }
+                k -= 1;
+            }
+            _ => break,
+        }
+    }
+    if let Some(slot) = list.get_mut(k) {
+        *slot = item;
+    }
 }

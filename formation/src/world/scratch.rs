@@ -25,6 +25,9 @@ pub(crate) struct Scratch {
     pub(crate) group_in_traffic: Vec<bool>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
     pub(crate) velocities: Vec<Vec2>,
+    /// The group of the unit in each slot of the neighbour grid, in runs (what avoidance's
+    /// search passes over).
+    pub(crate) group_runs: super::avoidance::GroupRuns,
     /// The single-thread avoidance's buffers.
     pub(crate) avoidance: super::avoidance::AvoidanceBuffers,
     /// A unit whose avoidance is recorded each tick, and its record.

@@ -125,6 +125,7 @@ pub(super) fn steer_units(
         velocities,
         avoidance,
         watched,
+        group_runs,
         #[cfg(feature = "parallel")]
         chunk_geometry,
         ..
@@ -144,9 +145,15 @@ pub(super) fn steer_units(
                 .filter(|_| share_pairs)
                 .map(|s| s.seed_candidates(positions, pair_margin));
             sweep.run_grid(&*g, sweep_buffers, separation, pairs);
+            if settings.avoidance.enabled {
+                group_runs.rebuild(g.order(), groups);
+            } else {
+                group_runs.invalidate();
+            }
             Search::Grid(&*g)
         }
         _ => {
+            group_runs.invalidate();
             let mut b = BruteForceSearch::new();
             b.rebuild(positions);
             sweep.run(&b, sweep_buffers, separation, None);
@@ -178,6 +185,7 @@ pub(super) fn steer_units(
         opens_lane: &traffic.opens_lane,
         in_traffic: &traffic.in_traffic,
         ids,
+        runs: Some(&*group_runs),
         limits: (max_radius, fastest),
     });
     let ctx = SteerContext {

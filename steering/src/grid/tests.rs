@@ -174,3 +174,45 @@ fn cell_sizes_grow_to_fit_huge_maps() {
         -1.0
     );
 }
+
+/// The row runs of a query hold every item within its radius, each once, with the slots the
+/// order gives them, and rows come in slot order.
+#[test]
+fn row_runs_hold_every_item_within_radius() {
+    let mut rng = crate::SimRng::seed_from(3);
+    let mut g = grid();
+    let positions: Vec<Vec2> = (0..400)
+        .map(|_| Vec2::new(rng.range(-12.0, 12.0), rng.range(-12.0, 12.0)))
+        .collect();
+    g.rebuild(&positions);
+    let mut brute = BruteForceSearch::new();
+    brute.rebuild(&positions);
+    let mut total = 0;
+    for _ in 0..200 {
+        let center = Vec2::new(rng.range(-12.0, 12.0), rng.range(-12.0, 12.0));
+        let radius = rng.range(0.0, 6.0);
+        let mut found = Vec::new();
+        let mut last_end = 0;
+        g.for_each_row_run(center, radius, |first, items, positions| {
+            assert!(first >= last_end, "rows in slot order");
+            last_end = first + items.len();
+            assert_eq!(items.len(), positions.len());
+            for (k, (&i, &p)) in items.iter().zip(positions).enumerate() {
+                assert_eq!(g.order()[first + k], i);
+                if within_radius(p, center, radius) {
+                    found.push(i);
+                }
+            }
+        });
+        let mut wanted = Vec::new();
+        brute.query_radius(center, radius, &mut wanted);
+        total += found.len();
+        found.sort_unstable();
+        assert_eq!(found, wanted);
+    }
+    assert!(total > 1000, "{total}");
+    let mut calls = 0;
+    g.for_each_row_run(Vec2::ZERO, f32::NAN, |_, _, _| calls += 1);
+    g.for_each_row_run(Vec2::ZERO, -1.0, |_, _, _| calls += 1);
+    assert_eq!(calls, 0);
+}
