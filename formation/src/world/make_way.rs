@@ -27,6 +27,8 @@ use crate::formation::Member;
 mod following;
 mod right_of_way;
 mod root_index;
+mod track;
+mod track_grid;
 
 use root_index::RootEntry;
 pub(crate) use root_index::RootIndex;

@@ -124,6 +124,13 @@ pub(crate) struct RootIndex {
     movers: Vec<u32>,
     /// Each root's tracks for right of way this tick, by its place among the roots.
     pub(super) movers_of: Vec<Option<super::right_of_way::Mover>>,
+    /// The movers' tracks by place (built with `movers_of`).
+    pub(super) tracks: super::track_grid::TrackGrid,
+    /// Each entry's place in the order [`Self::for_each_near`] visits (built with
+    /// `movers_of`, see [`Self::visit_ranks`]).
+    pub(super) ranks: Vec<u32>,
+    /// Whether [`Self::in_window`] is exact this tick (built with `movers_of`).
+    pub(super) exact: bool,
     /// Largest half-extent length among the roots.
     max_reach: f32,
     /// Largest anchor speed among the roots.
@@ -319,6 +326,52 @@ impl RootIndex {
         );
     }
 
+    /// The window [`Self::for_each_near`] looks in round `at` for half-side `r`: with
+    /// [`Self::in_window`], exactly the roots it visits (unless an anchor's x is NaN, see
+    /// [`Self::exact_windows`]).
+    pub(super) fn near_window(&self, at: Vec2, r: f32) -> Window {
+        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        let n = self.all.starts.len().saturating_sub(1);
+        Window {
+            x: (at.x - r, at.x + r),
+            strips: (
+                self.all.strip_of(at.y - r, n) as u32,
+                self.all.strip_of(at.y + r, n) as u32,
+            ),
+        }
+    }
+
+    /// Whether [`Self::for_each_near`] for `w` visits `b` (see [`Self::near_window`]).
+    pub(super) fn in_window(&self, w: &Window, b: &RootEntry) -> bool {
+        let n = self.all.starts.len().saturating_sub(1);
+        if n == 0 || self.all.cells.is_empty() {
+            return false;
+        }
+        let s = self.all.strip_of(b.position.y, n) as u32;
+        let x = b.position.x;
+        // The strip's cells are sorted by x: the binary searches of `for_each_in` take
+        // exactly those with `x.0 <= x <= x.1`.
+        (w.strips.0..=w.strips.1).contains(&s) && !(x < w.x.0) && x <= w.x.1
+    }
+
+    /// Whether [`Self::in_window`] tells exactly what [`Self::for_each_near`] visits: no
+    /// anchor's x is NaN (which would break the x order the binary searches rely on).
+    pub(super) fn exact_windows(&self) -> bool {
+        self.all.cells.iter().all(|c| !c.0.is_nan())
+    }
+
+    /// Each entry's place in the order [`Self::for_each_near`] visits entries in (strip by
+    /// strip, by x within each), by entry index, into `out`.
+    pub(super) fn visit_ranks(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.resize(self.entries.len(), u32::MAX);
+        for (k, &(_, i)) in self.all.cells.iter().enumerate() {
+            if let Some(r) = out.get_mut(i as usize) {
+                *r = k as u32;
+            }
+        }
+    }
+
     /// Largest half-extent length among the roots (the farthest a root's body reaches from
     /// its anchor).
     pub(super) fn max_reach(&self) -> f32 {
@@ -356,6 +409,14 @@ impl RootIndex {
             }
         });
     }
+}
+
+/// The anchors [`RootIndex::for_each_near`] looks at for one query: an x range (bounds
+/// included) and a range of strips of y.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Window {
+    x: (f32, f32),
+    strips: (u32, u32),
 }
 
 /// Sorts `entries` by (x, key): by insertion while that takes few moves (the order of the
