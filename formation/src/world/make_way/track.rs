@@ -12,8 +12,6 @@ pub(super) const SAME_WAY_COS: f32 = 0.95;
 const HEAD_ON_COS: f32 = -0.7;
 /// Most points in a track.
 const TRACK_POINTS: usize = 12;
-/// Iterations of the searches for the first meeting on a segment.
-const SEARCH_STEPS: usize = 24;
 
 /// A stretch of a formation's path as a polyline, with each point's arc length from the
 /// anchor (negative behind it).
@@ -294,42 +292,82 @@ fn to_segment(p: Vec2, b0: Vec2, b1: Vec2) -> f32 {
 }
 
 /// The smallest `t` in `[0, 1]` at which `a0 + t (a1 - a0)` is closer than `d` to the
-/// segment `b0 b1`, if any. The distance is convex in `t`: its least value is found by a
-/// ternary search, then the first crossing of `d` before it by bisection.
+/// segment `b0 b1`, if any. The points closer than `d` to the segment form a capsule: the
+/// discs of radius `d` round its ends and the rectangle between them. The capsule is convex,
+/// so the line enters it where it first enters one of the three, each found in closed form.
 fn first_within(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, d: f32) -> Option<f32> {
-    let at = |t: f32| to_segment(a0.lerp(a1, t), b0, b1);
-    if at(0.0) < d {
-        return Some(0.0);
-    }
-    let (mut lo, mut hi) = (0.0f32, 1.0f32);
-    for _ in 0..SEARCH_STEPS {
-        let m1 = lo + (hi - lo) / 3.0;
-        let m2 = hi - (hi - lo) / 3.0;
-        if at(m1) <= at(m2) {
-            hi = m2;
-        } else {
-            lo = m1;
-        }
-    }
-    let least = 0.5 * (lo + hi);
-    if !(at(least) < d) {
+    if !(d > 0.0) {
         return None;
     }
-    let (mut out, mut inside) = (0.0f32, least);
-    for _ in 0..SEARCH_STEPS {
-        let m = 0.5 * (out + inside);
-        if at(m) < d {
-            inside = m;
-        } else {
-            out = m;
-        }
+    let u = a1 - a0;
+    let uu = u.length_squared();
+    if !(uu > 0.0) {
+        // A leg of no length (or not finite): its one point.
+        return (to_segment(a0, b0, b1) < d).then_some(0.0);
     }
-    Some(inside)
+    let entry = disc_entry(a0, u, uu, b0, d)
+        .into_iter()
+        .chain(disc_entry(a0, u, uu, b1, d))
+        .chain(band_entry(a0, u, b0, b1, d))
+        .fold(f32::INFINITY, f32::min);
+    (entry <= 1.0).then(|| entry.max(0.0))
+}
+
+/// Where the line `a0 + t u` (`uu` = |u|², above 0) first comes closer than `d` to `c`, for
+/// `t` up to 1 (at most 0 when it starts closer); `None` if it does not before `t = 1`.
+fn disc_entry(a0: Vec2, u: Vec2, uu: f32, c: Vec2, d: f32) -> Option<f32> {
+    let w = a0 - c;
+    let b = w.dot(u);
+    let k = w.length_squared() - d * d;
+    if k < 0.0 {
+        return Some(0.0);
+    }
+    let disc = b * b - uu * k;
+    if !(disc > 0.0) || b >= 0.0 {
+        // Never closer than `d`, or moving away from `c` from outside the disc.
+        return None;
+    }
+    // The nearer root of uu t² + 2 b t + k, in the form that does not cancel (b < 0).
+    let t = k / (-b + disc.sqrt());
+    (t <= 1.0).then_some(t)
+}
+
+/// Where the line `a0 + t u` first enters the rectangle of the points within `d` of the line
+/// through `b0 b1` whose projection falls between them, for `t` up to 1 (at most 0 when it
+/// starts inside); `None` if it does not before `t = 1`, or the segment has no length.
+fn band_entry(a0: Vec2, u: Vec2, b0: Vec2, b1: Vec2, d: f32) -> Option<f32> {
+    let e = b1 - b0;
+    let len = e.length();
+    if !(len > 0.0) {
+        return None;
+    }
+    let along = e / len;
+    let across = along.perp();
+    let w = a0 - b0;
+    // Along the segment: 0 to len; across: -d to d (open).
+    let (s0, s1) = (w.dot(along), u.dot(along));
+    let (h0, h1) = (w.dot(across), u.dot(across));
+    let (lo_s, hi_s) = span(s0, s1, 0.0, len)?;
+    let (lo_h, hi_h) = span(h0, h1, -d, d)?;
+    let (lo, hi) = (lo_s.max(lo_h), hi_s.min(hi_h));
+    (lo < hi && lo <= 1.0 && hi > 0.0).then_some(lo)
+}
+
+/// The `t` for which `v0 + t v1` lies between `lo` and `hi`: an interval (possibly
+/// unbounded), `None` when empty.
+fn span(v0: f32, v1: f32, lo: f32, hi: f32) -> Option<(f32, f32)> {
+    if v1 == 0.0 {
+        return (v0 >= lo && v0 <= hi).then_some((f32::NEG_INFINITY, f32::INFINITY));
+    }
+    let (t0, t1) = ((lo - v0) / v1, (hi - v0) / v1);
+    let range = (t0.min(t1), t0.max(t1));
+    (range.0 <= range.1).then_some(range)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn first_within_finds_the_entry_into_the_band() {
@@ -365,5 +403,69 @@ mod tests {
             ),
             Some(0.0)
         );
+    }
+
+    /// The first `t` found by searching: the least distance by a ternary search, then the
+    /// first crossing of `d` before it by bisection (slow, but plainly right for a distance
+    /// convex in `t`).
+    fn searched(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, d: f32) -> (Option<f32>, f32) {
+        let at = |t: f32| to_segment(a0.lerp(a1, t), b0, b1);
+        let (mut lo, mut hi) = (0.0f32, 1.0f32);
+        for _ in 0..60 {
+            let m1 = lo + (hi - lo) / 3.0;
+            let m2 = hi - (hi - lo) / 3.0;
+            if at(m1) <= at(m2) {
+                hi = m2;
+            } else {
+                lo = m1;
+            }
+        }
+        let least = 0.5 * (lo + hi);
+        if at(0.0) < d {
+            return (Some(0.0), at(least));
+        }
+        if !(at(least) < d) {
+            return (None, at(least));
+        }
+        let (mut out, mut inside) = (0.0f32, least);
+        for _ in 0..60 {
+            let m = 0.5 * (out + inside);
+            if at(m) < d {
+                inside = m;
+            } else {
+                out = m;
+            }
+        }
+        (Some(inside), at(least))
+    }
+
+    fn point() -> impl Strategy<Value = Vec2> {
+        (-20.0f32..20.0, -20.0f32..20.0).prop_map(|(x, y)| Vec2::new(x, y))
+    }
+
+    proptest! {
+        /// The closed form finds what a search finds, wherever the least distance is not
+        /// within rounding of `d` (where either may see a touch the other does not).
+        #[test]
+        fn first_within_matches_a_search(
+            a0 in point(), a1 in point(), b0 in point(), b1 in point(), d in 0.1f32..6.0,
+            degenerate in 0u8..6,
+        ) {
+            // Some legs of no length.
+            let a1 = if degenerate == 0 { a0 } else { a1 };
+            let b1 = if degenerate == 1 { b0 } else { b1 };
+            let (want, least) = searched(a0, a1, b0, b1, d);
+            prop_assume!((least - d).abs() > 1e-3);
+            let got = first_within(a0, a1, b0, b1, d);
+            match (got, want) {
+                (None, None) => {}
+                (Some(g), Some(w)) => {
+                    // Within a millimetre along the leg.
+                    let tol = 1e-3 / (a1 - a0).length().max(1e-3);
+                    prop_assert!((g - w).abs() <= tol.max(1e-5), "{g} {w}");
+                }
+                _ => prop_assert!(false, "{got:?} {want:?}"),
+            }
+        }
     }
 }
