@@ -208,7 +208,7 @@ impl TrackGrid {
     ) {
         let own = self.places.get(root as usize).copied().unwrap_or_default();
         let (lo, hi) = (lo - Vec2::splat(grow), hi + Vec2::splat(grow));
-        if !matches!(own, Place::Cells(_)) || !(lo.is_finite() && hi.is_finite()) {
+        if !(matches!(own, Place::Cells(_)) && lo.is_finite() && hi.is_finite()) {
             for &e in &self.all {
                 visit(e);
             }
@@ -270,5 +270,49 @@ fn side(span: f32, cell: f32) -> u32 {
         (n.min(u32::MAX as f32 / 2.0) as u32).saturating_add(1)
     } else {
         1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// A query visits every box that comes within `grow` of its own, each once; boxes far
+        /// apart, long ones kept apart and ones that are not finite included.
+        #[test]
+        fn queries_visit_every_overlapping_box_once(
+            boxes in prop::collection::vec(
+                (-200.0f32..200.0, -200.0f32..200.0, 0.0f32..40.0, 0.0f32..40.0, 0u8..40),
+                1..60,
+            ),
+            grow in 0.0f32..5.0,
+        ) {
+            let boxes: Vec<TrackBox> = boxes
+                .iter()
+                .enumerate()
+                .map(|(i, &(x, y, w, h, kind))| {
+                    let (w, h) = if kind == 0 { (900.0, 5.0) } else { (w, h) };
+                    let lo = Vec2::new(x, y);
+                    let hi = if kind == 1 { Vec2::NAN } else { lo + Vec2::new(w, h) };
+                    TrackBox { entry: i as u32, root: i as u32, lo, hi }
+                })
+                .collect();
+            let mut grid = TrackGrid::default();
+            grid.build(boxes.len(), boxes.iter().copied());
+            for a in &boxes {
+                let mut seen = vec![0u32; boxes.len()];
+                grid.for_each_near(a.root, a.lo, a.hi, grow, |e| seen[e as usize] += 1);
+                for b in &boxes {
+                    let apart = (a.lo - Vec2::splat(grow)).cmpgt(b.hi).any()
+                        || (b.lo - Vec2::splat(grow)).cmpgt(a.hi).any();
+                    prop_assert!(seen[b.entry as usize] <= 1);
+                    if !apart || !finite_box(a) || !finite_box(b) {
+                        prop_assert_eq!(seen[b.entry as usize], 1, "{:?} {:?}", a, b);
+                    }
+                }
+            }
+        }
     }
 }
