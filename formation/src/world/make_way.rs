@@ -30,6 +30,8 @@ mod following;
 mod keep_right;
 mod right_of_way;
 mod root_index;
+mod track;
+mod track_grid;
 
 use keep_right::keep_right_in_passage;
 

@@ -20,6 +20,8 @@ use cohort_steering::Vec2;
 use super::{LANE_BEHIND, LANE_MARGIN, Lane, PASS_HORIZON, PASS_MARGIN, pass_shift};
 use crate::formation::{Formation, Motion};
 use crate::ids::FormationId;
+use classes::ReachClasses;
+use strips::Strips;
 
 type Formations = slotmap::SlotMap<FormationId, Formation>;
 
@@ -118,12 +120,21 @@ pub(crate) struct RootIndex {
     complete: bool,
     /// Every root (built by [`Self::index_all`]).
     all: Strips,
+    /// Every root by reach class (built by [`Self::index_all`]).
+    classes: ReachClasses,
     /// The movers per heading class (built by [`Self::index_headings`]).
     headings: [Strips; HEADINGS],
     /// The movers' indices into `entries`, grouped by heading class.
     movers: Vec<u32>,
     /// Each root's tracks for right of way this tick, by its place among the roots.
     pub(super) movers_of: Vec<Option<super::right_of_way::Mover>>,
+    /// The movers' tracks by place (built with `movers_of`).
+    pub(super) tracks: super::track_grid::TrackGrid,
+    /// Each entry's place in the order [`Self::for_each_near`] visits (built with
+    /// `movers_of`, see [`Self::visit_ranks`]).
+    pub(super) ranks: Vec<u32>,
+    /// Whether [`Self::in_window`] is exact this tick (built with `movers_of`).
+    pub(super) exact: bool,
     /// Largest half-extent length among the roots.
     max_reach: f32,
     /// Largest anchor speed among the roots.
@@ -181,6 +192,39 @@ impl RootIndex {
     /// root's (a sweep along the entries' x order: near-linear in the roots).
     pub(super) fn mark_near_pairs(&self, margin: f32, near: &mut [bool]) {
         let entries = &self.entries;
+        // Whether `b`, after `a` in the x order, is near it (and not past the sweep's window).
+        let near_pair = |a: &RootEntry, ra: f32, b: &RootEntry| {
+            if b.position.x - a.position.x > ra + self.max_reach + margin {
+                return false;
+            }
+            let reach = ra + b.half_extent.length() + margin;
+            (b.position - a.position).length_squared() <= reach * reach
+        };
+        let mut mark = |a: &RootEntry, b: &RootEntry| {
+            for r in [a.root, b.root] {
+                if let Some(n) = near.get_mut(r as usize) {
+                    *n = true;
+                }
+            }
+        };
+        if self.classes.usable() {
+            // Each pair from its first root in x order, looking at each class with a
+            // window as wide as its reach (padded for rounding).
+            for (k, a) in entries.iter().enumerate() {
+                let ra = a.half_extent.length();
+                self.classes.for_each_class(|strips, reach| {
+                    let w = ra + reach + margin;
+                    let w = w + 1e-4 * (w + a.position.abs().element_sum()) + 1e-3;
+                    let (x, y) = (a.position.x, a.position.y);
+                    strips.for_each_indexed_in(entries, (x - w, x + w), (y - w, y + w), |i, b| {
+                        if i as usize > k && near_pair(a, ra, b) {
+                            mark(a, b);
+                        }
+                    });
+                });
+            }
+            return;
+        }
         for (k, a) in entries.iter().enumerate() {
             let ra = a.half_extent.length();
             let window = ra + self.max_reach + margin;
@@ -188,13 +232,8 @@ impl RootIndex {
                 if b.position.x - a.position.x > window {
                     break;
                 }
-                let reach = ra + b.half_extent.length() + margin;
-                if (b.position - a.position).length_squared() <= reach * reach {
-                    for r in [a.root, b.root] {
-                        if let Some(n) = near.get_mut(r as usize) {
-                            *n = true;
-                        }
-                    }
+                if near_pair(a, ra, b) {
+                    mark(a, b);
                 }
             }
         }
@@ -219,6 +258,7 @@ impl RootIndex {
             0..self.entries.len() as u32,
             self.entries.len(),
         );
+        self.classes.build(&self.entries);
     }
 
     /// Classes the movers by heading and buckets each class by position (for
@@ -356,6 +396,52 @@ impl RootIndex {
         );
     }
 
+    /// The window [`Self::for_each_near`] looks in round `at` for half-side `r`: with
+    /// [`Self::in_window`], exactly the roots it visits (unless an anchor's x is NaN, see
+    /// [`Self::exact_windows`]).
+    pub(super) fn near_window(&self, at: Vec2, r: f32) -> Window {
+        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        let n = self.all.starts.len().saturating_sub(1);
+        Window {
+            x: (at.x - r, at.x + r),
+            strips: (
+                self.all.strip_of(at.y - r, n) as u32,
+                self.all.strip_of(at.y + r, n) as u32,
+            ),
+        }
+    }
+
+    /// Whether [`Self::for_each_near`] for `w` visits `b` (see [`Self::near_window`]).
+    pub(super) fn in_window(&self, w: &Window, b: &RootEntry) -> bool {
+        let n = self.all.starts.len().saturating_sub(1);
+        if n == 0 || self.all.cells.is_empty() {
+            return false;
+        }
+        let s = self.all.strip_of(b.position.y, n) as u32;
+        let x = b.position.x;
+        // The strip's cells are sorted by x: the binary searches of `for_each_in` take
+        // exactly those with `x.0 <= x <= x.1`.
+        (w.strips.0..=w.strips.1).contains(&s) && !(x < w.x.0) && x <= w.x.1
+    }
+
+    /// Whether [`Self::in_window`] tells exactly what [`Self::for_each_near`] visits: no
+    /// anchor's x is NaN (which would break the x order the binary searches rely on).
+    pub(super) fn exact_windows(&self) -> bool {
+        self.all.cells.iter().all(|c| !c.0.is_nan())
+    }
+
+    /// Each entry's place in the order [`Self::for_each_near`] visits entries in (strip by
+    /// strip, by x within each), by entry index, into `out`.
+    pub(super) fn visit_ranks(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.resize(self.entries.len(), u32::MAX);
+        for (k, &(_, i)) in self.all.cells.iter().enumerate() {
+            if let Some(r) = out.get_mut(i as usize) {
+                *r = k as u32;
+            }
+        }
+    }
+
     /// Largest half-extent length among the roots (the farthest a root's body reaches from
     /// its anchor).
     pub(super) fn max_reach(&self) -> f32 {
@@ -374,25 +460,46 @@ impl RootIndex {
         lane: &Lane,
         mut visit: impl FnMut(&RootEntry),
     ) {
-        // The lane, grown by the largest circle `reaches` tests, is a rectangle in the
-        // lane's frame; every anchor it reaches lies in that rectangle's bounding box
-        // (padded for rounding).
-        let grow = self.max_reach + LANE_MARGIN;
-        let half_length = 0.5 * (lane.ahead + lane.behind) + grow;
-        let half_width = lane.half_width + grow;
-        let centre = a.position + lane.forward * (0.5 * (lane.ahead - lane.behind));
-        let (f, l) = (lane.forward.abs(), lane.left.abs());
-        let pad = 1e-4 * (half_length + half_width + a.position.abs().element_sum()) + 1e-3;
-        let ex = half_length * f.x + half_width * l.x + pad;
-        let ey = half_length * f.y + half_width * l.y + pad;
-        let x = (centre.x - ex, centre.x + ex);
-        let y = (centre.y - ey, centre.y + ey);
-        self.all.for_each_in(&self.entries, x, y, |b| {
+        let mut visit = |b: &RootEntry| {
             if b.id != a.id && lane.reaches(b) {
                 visit(b);
             }
-        });
+        };
+        if self.classes.usable() {
+            self.classes.for_each_class(|strips, reach| {
+                let (x, y) = lane_box(a, lane, reach + LANE_MARGIN);
+                strips.for_each_in(&self.entries, x, y, &mut visit);
+            });
+        } else {
+            let (x, y) = lane_box(a, lane, self.max_reach + LANE_MARGIN);
+            self.all.for_each_in(&self.entries, x, y, visit);
+        }
     }
+}
+
+/// The box (x and y ranges) round every anchor of a root whose circle, of radius at most
+/// `grow` less the lane's margin, `lane` (mover `a`'s) reaches: the lane grown by `grow` is a
+/// rectangle in the lane's frame, and this is its bounding box (padded for rounding).
+fn lane_box(a: &RootEntry, lane: &Lane, grow: f32) -> ((f32, f32), (f32, f32)) {
+    let half_length = 0.5 * (lane.ahead + lane.behind) + grow;
+    let half_width = lane.half_width + grow;
+    let centre = a.position + lane.forward * (0.5 * (lane.ahead - lane.behind));
+    let (f, l) = (lane.forward.abs(), lane.left.abs());
+    let pad = 1e-4 * (half_length + half_width + a.position.abs().element_sum()) + 1e-3;
+    let ex = half_length * f.x + half_width * l.x + pad;
+    let ey = half_length * f.y + half_width * l.y + pad;
+    (
+        (centre.x - ex, centre.x + ex),
+        (centre.y - ey, centre.y + ey),
+    )
+}
+
+/// The anchors [`RootIndex::for_each_near`] looks at for one query: an x range (bounds
+/// included) and a range of strips of y.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Window {
+    x: (f32, f32),
+    strips: (u32, u32),
 }
 
 /// Sorts `entries` by (x, key): by insertion while that takes few moves (the order of the
@@ -443,110 +550,7 @@ fn may_oppose(a: u8, b: u8) -> bool {
     (2..=WEDGES - 2).contains(&d)
 }
 
-/// Some roots sorted by anchor x and bucketed in strips of y, by x within each strip: a query
-/// looks at the strips its y-range covers and, in each, at its x-range only, so the
-/// comparisons between formations grow with their density, not with the square of their
-/// number.
-#[derive(Clone, Debug, Default)]
-struct Strips {
-    /// `(anchor x, index into the entries)`, strip by strip.
-    cells: Vec<(f32, u32)>,
-    /// Strip `s` holds `cells[starts[s]..starts[s + 1]]`.
-    starts: Vec<u32>,
-    y0: f32,
-    strip: f32,
-}
-
-impl Strips {
-    /// Rebuilds the strips from `entries[i]` for each `i` of `members` (in x order), with room
-    /// for `room` roots so that a class that grows later allocates nothing.
-    fn build(
-        &mut self,
-        entries: &[RootEntry],
-        members: impl Iterator<Item = u32> + Clone,
-        room: usize,
-    ) {
-        let member = |i: u32| entries.get(i as usize);
-        let (mut lo, mut hi, mut count) = (f32::INFINITY, f32::NEG_INFINITY, 0usize);
-        for e in members.clone().filter_map(member) {
-            count += 1;
-            let y = e.position.y;
-            if y.is_finite() {
-                lo = lo.min(y);
-                hi = hi.max(y);
-            }
-        }
-        self.cells.clear();
-        self.cells.reserve(room.max(count));
-        self.starts.clear();
-        self.starts.reserve(room.max(count) + 1);
-        // At most one strip per root, so the buffers stay as large as the roots.
-        let cap = count.max(1);
-        let span = if hi >= lo { hi - lo } else { 0.0 };
-        self.y0 = if lo.is_finite() { lo } else { 0.0 };
-        self.strip = STRIP_HEIGHT.max(span / cap as f32);
-        let n = ((span / self.strip) as usize).saturating_add(1).min(cap);
-        self.starts.resize(n + 1, 0);
-        for e in members.clone().filter_map(member) {
-            let s = self.strip_of(e.position.y, n);
-            self.starts[s + 1] += 1;
-        }
-        for s in 0..n {
-            self.starts[s + 1] += self.starts[s];
-        }
-        // Counting sort by strip, stable, so each strip stays sorted by x; `starts[s]` is
-        // strip s's cursor and ends as strip s + 1's start.
-        self.cells.resize(count, (0.0, 0));
-        for i in members {
-            let Some(e) = member(i) else {
-                continue;
-            };
-            let s = self.strip_of(e.position.y, n);
-            let at = self.starts[s] as usize;
-            self.cells[at] = (e.position.x, i);
-            self.starts[s] += 1;
-        }
-        for s in (1..n).rev() {
-            self.starts[s] = self.starts[s - 1];
-        }
-        self.starts[0] = 0;
-    }
-
-    /// The strip of `y` among `n` strips (the first for NaN, clamped to the last).
-    fn strip_of(&self, y: f32, n: usize) -> usize {
-        let t = (y - self.y0) / self.strip;
-        // `as` saturates: negative and NaN give 0.
-        (t as usize).min(n.saturating_sub(1))
-    }
-
-    /// Calls `visit` with every root whose anchor x lies in `x` (bounds included) and that
-    /// is in a strip meeting the y-range `y` (so at least every root whose anchor lies in
-    /// the box).
-    fn for_each_in(
-        &self,
-        entries: &[RootEntry],
-        x: (f32, f32),
-        y: (f32, f32),
-        mut visit: impl FnMut(&RootEntry),
-    ) {
-        let n = self.starts.len().saturating_sub(1);
-        if n == 0 || self.cells.is_empty() {
-            return;
-        }
-        let first = self.strip_of(y.0, n);
-        let last = self.strip_of(y.1, n);
-        for s in first..=last {
-            let strip = &self.cells[self.starts[s] as usize..self.starts[s + 1] as usize];
-            let lo = strip.partition_point(|c| c.0 < x.0);
-            let hi = strip.partition_point(|c| c.0 <= x.1).max(lo);
-            for &(_, i) in &strip[lo..hi] {
-                if let Some(e) = entries.get(i as usize) {
-                    visit(e);
-                }
-            }
-        }
-    }
-}
-
+mod classes;
+mod strips;
 #[cfg(test)]
 mod tests;
