@@ -120,6 +120,31 @@ fn warm_world_steps_without_allocating_here() {
 }
 
 #[test]
+fn warm_singles_step_without_allocating() {
+    on_this_thread(warm_singles_step_without_allocating_here);
+}
+
+fn warm_singles_step_without_allocating_here() {
+    // The standard army as 10,000 formations of one unit each: singles pushed out of sight of
+    // their paths plan them again, into paths with room for a route round a few obstacles.
+    let spec = ArmySpec {
+        units: 10_000,
+        group_size: Some(1),
+        ..ArmySpec::default()
+    };
+    let mut world = build_army(&spec, WorldSettings::default())
+        .expect("army")
+        .world;
+    let warm = measure(&mut world, 20);
+    let m = measure(&mut world, 40);
+    eprintln!("singles: warm-up {warm:?}; measured {m:?}");
+    assert_eq!(
+        m.first_allocating, None,
+        "warm ticks allocated (tick, count, bytes): {m:?}"
+    );
+}
+
+#[test]
 fn warm_army_among_obstacles_plans_detours_without_allocating() {
     on_this_thread(warm_army_among_obstacles_plans_detours_without_allocating_here);
 }

@@ -22,9 +22,9 @@ use cohort_steering::capacity::ReserveTotal;
 /// the path, where their detours find the way, and are planned in a later tick).
 pub(super) const REPLANS_PER_TICK: u32 = 16;
 
-/// Points a single's path has room for from its order on: a path planned again round a block
-/// or two fits without growing it.
-pub(super) const SINGLE_PATH_ROOM: usize = 8;
+/// Points a single's path has room for from its order on: a path planned again round several
+/// blocks fits without growing it (a longer one is cut to its first points and its goal).
+pub(super) const SINGLE_PATH_ROOM: usize = 24;
 
 /// How far ahead of a single unit its anchor leads, seconds of cruise (plus
 /// [`SINGLE_LEAD_MIN`]): the unit arrives at a target moving at its own speed, so the lead only
@@ -154,11 +154,35 @@ impl World {
             return;
         }
         // A single's path has room for SINGLE_PATH_ROOM points from its order on (see
-        // `plan_move`), so a path planned again rarely grows it.
+        // `plan_move`), and a path planned again in a tick never grows it: a longer one keeps
+        // its first points and its goal (the leg from the last kept point to the goal is
+        // walked as any leg out of sight is: by detours, or by planning again from there).
+        let room = f
+            .path
+            .capacity()
+            .min(f.path_clearance.capacity())
+            .max(SINGLE_PATH_ROOM);
+        let keep = plan.points.len().min(room);
         f.path.clear();
-        f.path.extend_from_slice(&plan.points);
         f.path_clearance.clear();
-        f.path_clearance.extend_from_slice(&plan.clearance);
+        if let (Some(head), Some(head_clearance)) = (
+            plan.points.get(..keep.saturating_sub(1)),
+            plan.clearance.get(..keep.saturating_sub(1)),
+        ) {
+            f.path.extend_from_slice(head);
+            f.path_clearance.extend_from_slice(head_clearance);
+        }
+        if let Some(&goal) = plan.points.last() {
+            f.path.push(goal);
+            // The narrowest of the legs the kept goal's leg stands for.
+            let rest = plan.clearance.get(keep.saturating_sub(1)..).unwrap_or(&[]);
+            f.path_clearance.push(
+                rest.iter()
+                    .copied()
+                    .fold(f32::INFINITY, f32::min)
+                    .min(f32::MAX),
+            );
+        }
         f.path_index = 1;
         f.goal = f.path.last().copied();
         walk_single(f, from, terrain, turn_rate, dt);
