@@ -21,23 +21,29 @@ fn singles(starts: &[(Vec2, Vec2)], settings: WorldSettings) -> (World, Vec<Unit
         ..Map::default()
     };
     let mut world = World::new(map, settings, 7).expect("world");
-    let mut ids = Vec::new();
-    for &(start, goal) in starts {
-        let facing = (goal - start).normalize_or(Vec2::X);
-        let spec = FormationSpec {
-            pattern: Pattern::for_radius(PatternKind::Line, RADIUS),
-            ..FormationSpec::default()
-        };
-        let f = world
-            .add_formation(spec, None, start, facing)
-            .expect("formation");
-        let body = Body::new(start, RADIUS, 1.5, 3.0).expect("body");
-        let u = world.add_unit(body).expect("unit");
-        world.add_member(f, Member::Unit(u)).expect("member");
-        world.order(f, Order::move_to(goal)).expect("order");
-        ids.push(u);
-    }
+    let ids = starts
+        .iter()
+        .map(|&(start, goal)| add_single(&mut world, start, goal, 1.5))
+        .collect();
     (world, ids)
+}
+
+/// Adds a single (a formation of one unit of [`RADIUS`] and top speed `max_speed`) at `start`,
+/// ordered to `goal`; returns its unit.
+fn add_single(world: &mut World, start: Vec2, goal: Vec2, max_speed: f32) -> UnitId {
+    let facing = (goal - start).normalize_or(Vec2::X);
+    let spec = FormationSpec {
+        pattern: Pattern::for_radius(PatternKind::Line, RADIUS),
+        ..FormationSpec::default()
+    };
+    let f = world
+        .add_formation(spec, None, start, facing)
+        .expect("formation");
+    let body = Body::new(start, RADIUS, max_speed, 3.0).expect("body");
+    let u = world.add_unit(body).expect("unit");
+    world.add_member(f, Member::Unit(u)).expect("member");
+    world.order(f, Order::move_to(goal)).expect("order");
+    u
 }
 
 /// Steps until every unit is within its radius of `goals` (or `limit` seconds); returns the
@@ -233,19 +239,7 @@ fn a_single_on_the_wrong_side_of_a_corridor_keeps_right_before_the_crowd_arrives
     let mut ids = Vec::new();
     let mut goals = Vec::new();
     let mut add = |world: &mut World, start: Vec2, goal: Vec2| {
-        let spec = FormationSpec {
-            pattern: Pattern::for_radius(PatternKind::Line, RADIUS),
-            ..FormationSpec::default()
-        };
-        let facing = (goal - start).normalize_or(Vec2::X);
-        let f = world
-            .add_formation(spec, None, start, facing)
-            .expect("formation");
-        let body = Body::new(start, RADIUS, 1.3, 3.0).expect("body");
-        let u = world.add_unit(body).expect("unit");
-        world.add_member(f, Member::Unit(u)).expect("member");
-        world.order(f, Order::move_to(goal)).expect("order");
-        ids.push(u);
+        ids.push(add_single(world, start, goal, 1.3));
         goals.push(goal);
     };
     let lone_start = Vec2::new(10.0, 15.0);

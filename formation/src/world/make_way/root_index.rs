@@ -317,14 +317,27 @@ impl RootIndex {
             + 2.0 * self.max_reach
             + LANE_BEHIND
             + PASS_MARGIN;
-        let at = a.position;
-        // Padded for rounding, as the lane's box is (a superset: `pass_shift` decides).
-        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
-        // `a`'s wedge from its lane, as `index_headings` classes it (not read from `a`, so
-        // the result does not depend on when the entry was classed).
-        let heading = heading_class(lane.forward);
         let mut shift: f32 = 0.0;
         let mut oncoming = None;
+        self.for_each_opposing(a.position, lane, r, |b| {
+            if let Some(s) = pass_shift(a, lane, b) {
+                if oncoming.is_none() || s > shift {
+                    oncoming = Some(b.id);
+                }
+                shift = shift.max(s);
+            }
+        });
+        (super::passing_velocity(lane, shift), oncoming)
+    }
+
+    /// Calls `visit` with every mover whose heading may oppose `lane`'s (at least 120 degrees
+    /// apart) and whose anchor lies within the square of half-side `r` round `at` (and maybe
+    /// a few more: the square is padded for rounding; the caller decides).
+    fn for_each_opposing(&self, at: Vec2, lane: &Lane, r: f32, mut visit: impl FnMut(&RootEntry)) {
+        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        // The lane's wedge, as `index_headings` classes it (not read from the entry, so the
+        // result does not depend on when the entry was classed).
+        let heading = heading_class(lane.forward);
         for (h, strips) in self.headings.iter().enumerate() {
             if !may_oppose(heading, h as u8) {
                 continue;
@@ -333,17 +346,9 @@ impl RootIndex {
                 &self.entries,
                 (at.x - r, at.x + r),
                 (at.y - r, at.y + r),
-                |b| {
-                    if let Some(s) = pass_shift(a, lane, b) {
-                        if oncoming.is_none() || s > shift {
-                            oncoming = Some(b.id);
-                        }
-                        shift = shift.max(s);
-                    }
-                },
+                &mut visit,
             );
         }
-        (super::passing_velocity(lane, shift), oncoming)
     }
 
     /// Whether a mover heading the other way (headings at least 120 degrees apart) is ahead
@@ -360,26 +365,12 @@ impl RootIndex {
             + lane.behind
             + 2.0 * self.max_reach
             + half_width;
-        let at = a.position;
-        let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
-        let heading = heading_class(lane.forward);
         let mut found = false;
-        for (h, strips) in self.headings.iter().enumerate() {
-            if found || !may_oppose(heading, h as u8) {
-                continue;
+        self.for_each_opposing(a.position, lane, r, |b| {
+            if !found && b.id != a.id {
+                found = super::keep_right::oncoming_in_lane(a, lane, b, horizon, half_width);
             }
-            strips.for_each_in(
-                &self.entries,
-                (at.x - r, at.x + r),
-                (at.y - r, at.y + r),
-                |b| {
-                    if !found && b.id != a.id {
-                        found =
-                            super::keep_right::oncoming_in_lane(a, lane, b, horizon, half_width);
-                    }
-                },
-            );
-        }
+        });
         found
     }
 
