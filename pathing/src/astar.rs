@@ -56,23 +56,6 @@ impl SearchFilter<'_> {
     }
 }
 
-/// The cost of a step `d` of base `cost` from a node whose clearance rises along `away`, with
-/// the [`SearchFilter::keep_right`] surcharge `keep_right`: the obstacle lies on the step's
-/// right as far as `away` points to its left.
-#[inline]
-fn keep_right_cost(cost: f32, d: Vec2, away: Vec2, keep_right: f32) -> f32 {
-    if !(keep_right > 0.0) {
-        return cost;
-    }
-    let len = d.length();
-    let side = if len > 1e-6 {
-        away.dot(d.perp()) / len
-    } else {
-        0.0
-    };
-    cost + cost * keep_right.min(1.0) * side.clamp(0.0, 1.0)
-}
-
 /// A route through the graph.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Route {
@@ -237,6 +220,12 @@ impl NavGraph {
         let goal_known = adj.nodes.get(t).is_some_and(|n| n.clearance >= 0.0);
         let goal_pos = adj.nodes.get(t).map_or(Vec2::ZERO, |n| n.position);
         let scale = self.heuristic_scale;
+        // The keep-right surcharge, 0 to 1 (NaN and negative: none).
+        let keep_right = if filter.keep_right > 0.0 {
+            filter.keep_right.min(1.0)
+        } else {
+            0.0
+        };
         scratch.begin(slots);
         let (seen, closed) = (scratch.generation * 2, scratch.generation * 2 + 1);
         let SearchScratch { nodes, heap, .. } = scratch;
@@ -273,7 +262,6 @@ impl NavGraph {
                 }
             }
             let (from, to) = (adj.offsets[n] as usize, adj.offsets[n + 1] as usize);
-            let (at, away) = (adj.nodes[n].position, adj.nodes[n].away);
             for k in from..to {
                 let e = adj.edges[k];
                 let m = e.to() as usize;
@@ -282,7 +270,12 @@ impl NavGraph {
                 {
                     continue;
                 }
-                let ng = gn + keep_right_cost(e.cost, e.target - at, away, filter.keep_right);
+                let ng = gn
+                    + if keep_right > 0.0 {
+                        e.cost + e.cost * keep_right * e.right_side
+                    } else {
+                        e.cost
+                    };
                 let ms = &mut nodes[m];
                 if ms.stamp == closed || (ms.stamp == seen && ng >= ms.g) {
                     continue;

@@ -59,17 +59,12 @@ pub struct NavEdge {
 pub(crate) struct AdjNode {
     pub position: Vec2,
     pub clearance: f32,
-    /// Unit direction in which the clearance grows fastest (away from the nearest
-    /// obstacle), estimated from the walk neighbours' clearances; zero where it does not
-    /// change (open ground beyond the clearance's cap). Read by
-    /// [`crate::SearchFilter::keep_right`].
-    pub away: Vec2,
 }
 
 /// An edge as the search reads it, with what the search needs of its target (position, and
 /// the smaller of the edge's and the target's clearance) so that relaxing it reads the edge
-/// array sequentially. 20 bytes; the kind of the few edges that are not walked is kept aside
-/// ([`Adjacency::special`]).
+/// array sequentially, and how far the nearest obstacle lies on its right. 24 bytes; the kind
+/// of the few edges that are not walked is kept aside ([`Adjacency::special`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct AdjEdge {
     /// The target's slot, with [`SPECIAL`] set when the edge is not a walk edge.
@@ -77,6 +72,9 @@ pub(crate) struct AdjEdge {
     pub cost: f32,
     pub clearance: f32,
     pub target: Vec2,
+    /// How squarely the nearest obstacle lies on the edge's right at its source, 0 to 1 (see
+    /// [`Adjacency::estimate_sides`]); what [`crate::SearchFilter::keep_right`] scales.
+    pub right_side: f32,
 }
 
 /// The bit of [`AdjEdge`]'s target slot that marks a jump or gap edge.
@@ -107,10 +105,13 @@ pub(crate) struct Adjacency {
 }
 
 impl Adjacency {
-    /// Sets every node's [`AdjNode::away`]: the least-squares direction of the clearance's
-    /// rise over its walk edges (each neighbour's clearance difference along the edge, over
-    /// the edge's length squared, summed), normalized.
-    fn estimate_away(&mut self) {
+    /// Sets every edge's [`AdjEdge::right_side`]: at its source, the direction the clearance
+    /// rises in (away from the nearest obstacle: the least-squares direction of the rise over
+    /// the source's walk edges, each neighbour's clearance difference along the edge over the
+    /// edge's length squared, summed, normalized; zero where the clearance does not change,
+    /// in open ground beyond its cap), turned into how far it points to the edge's left.
+    /// Computed once with the graph, so a search only scales it.
+    fn estimate_sides(&mut self) {
         for n in 0..self.nodes.len() {
             let (Some(&node), Some(&from), Some(&to)) = (
                 self.nodes.get(n),
@@ -122,8 +123,9 @@ impl Adjacency {
             if node.clearance < 0.0 {
                 continue;
             }
+            let (from, to) = (from as usize, to as usize);
             let mut rise = Vec2::ZERO;
-            for e in self.edges.get(from as usize..to as usize).unwrap_or(&[]) {
+            for e in self.edges.get(from..to).unwrap_or(&[]) {
                 let Some(m) = self.nodes.get(e.to() as usize) else {
                     continue;
                 };
@@ -134,8 +136,16 @@ impl Adjacency {
                 }
                 rise += d * ((m.clearance - node.clearance) / len_sq);
             }
-            if let Some(slot) = self.nodes.get_mut(n) {
-                slot.away = rise.try_normalize().unwrap_or(Vec2::ZERO);
+            let away = rise.try_normalize().unwrap_or(Vec2::ZERO);
+            for e in self.edges.get_mut(from..to).unwrap_or(&mut []) {
+                let d = e.target - node.position;
+                let len = d.length();
+                let side = if len > 1e-6 {
+                    away.dot(d.perp()) / len
+                } else {
+                    0.0
+                };
+                e.right_side = side.clamp(0.0, 1.0);
             }
         }
     }
@@ -232,7 +242,6 @@ impl NavGraph {
                 AdjNode {
                     position: Vec2::ZERO,
                     clearance: -1.0,
-                    away: Vec2::ZERO,
                 };
                 bound
             ],
@@ -246,7 +255,6 @@ impl NavGraph {
                 *slot = AdjNode {
                     position: w.position,
                     clearance: w.clearance,
-                    away: Vec2::ZERO,
                 };
             }
         }
@@ -272,6 +280,7 @@ impl NavGraph {
                 cost: 0.0,
                 clearance: -1.0,
                 target: Vec2::ZERO,
+                right_side: 0.0,
             },
         );
         for e in graph.edge_references() {
@@ -299,6 +308,7 @@ impl NavGraph {
                     cost: w.cost,
                     clearance: w.clearance.min(b.clearance),
                     target: b.position,
+                    right_side: 0.0,
                 };
             }
             let len = (b.position - a).length();
@@ -312,7 +322,7 @@ impl NavGraph {
         }
         drop(next);
         adjacency.special.sort_unstable_by_key(|s| s.0);
-        adjacency.estimate_away();
+        adjacency.estimate_sides();
         let spacing = if spacing.is_finite() { spacing } else { 1.0 };
         let boxes: Vec<(Vec2, Vec2)> = adjacency
             .nodes
