@@ -1,7 +1,7 @@
 //! Rules of the road between formations: two squads whose paths cross at right angles take
-//! turns (one gives way, never both, and both arrive without touching), and a formation closes
+//! turns (one gives way, never both, and both arrive without touching), a formation closes
 //! up into ranks as wide as a passage narrower than its pattern instead of a column at its
-//! full spacing.
+//! full spacing, and squads bound for one gap wait their turn in their pattern, clear of it.
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
@@ -148,4 +148,79 @@ fn a_formation_closes_up_into_ranks_for_a_narrow_gap() {
     }
     assert!(widest_ranks >= 2, "closed up into {widest_ranks} abreast");
     assert!(done, "did not arrive beyond the gap");
+}
+
+/// Three squads of 16 converging on one 4 m gap in a wall, from the west-north-west, the west
+/// and the west-south-west, take turns at it: a squad waiting for its turn keeps the pattern it
+/// was ordered in instead of closing up into ranks for the gap (ranks many deep would reach
+/// from where it waits into the gap: at most half a second of waiting in ranks, while it
+/// opens out again), none of its units stands in the gap, at least two squads wait at some
+/// time, and all three arrive beyond the wall without a pair of units overlapping more than
+/// 5 %.
+#[test]
+fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
+    let mut map = Map {
+        max: Vec2::splat(120.0),
+        ..Map::default()
+    };
+    // A wall across x = 60 with a 4 m gap centred on y = 60.
+    for (y0, y1) in [(0.0, 58.0), (62.0, 120.0)] {
+        map.polygons.push(
+            PolygonObstacle::new(vec![
+                Vec2::new(59.0, y0),
+                Vec2::new(61.0, y0),
+                Vec2::new(61.0, y1),
+                Vec2::new(59.0, y1),
+            ])
+            .expect("polygon"),
+        );
+    }
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let squads = [
+        squad(&mut world, 16, Vec2::new(45.0, 75.0), Vec2::new(90.0, 75.0)),
+        squad(&mut world, 16, Vec2::new(40.0, 60.0), Vec2::new(90.0, 60.0)),
+        squad(&mut world, 16, Vec2::new(45.0, 45.0), Vec2::new(90.0, 45.0)),
+    ];
+    let in_gap = |p: Vec2| (59.0..=61.0).contains(&p.x) && (p.y - 60.0).abs() < 2.0;
+    let (mut waited, mut in_ranks, mut deepest) = ([false; 3], [0u32; 3], 0.0f32);
+    let mut done = None;
+    for tick in 0..6000 {
+        world.step(DT);
+        for (k, &f) in squads.iter().enumerate() {
+            let form = world.formation(f).expect("formation");
+            if form.gives_way_to().is_none() {
+                continue;
+            }
+            waited[k] = true;
+            in_ranks[k] += u32::from(form.in_column);
+            for m in &form.members {
+                if let Member::Unit(u) = *m {
+                    let p = world.unit(u).expect("unit").body.position;
+                    assert!(
+                        !in_gap(p),
+                        "tick {tick}: squad {k} waits with a unit at {p} in the gap"
+                    );
+                }
+            }
+        }
+        deepest = deepest.max(deepest_overlap(&world));
+        let beyond = world.units().all(|(_, u)| u.body.position.x > 62.0);
+        if beyond && squads.iter().all(|&f| arrived(&world, f)) {
+            done = Some(tick);
+            break;
+        }
+    }
+    assert!(
+        done.is_some(),
+        "not all three arrived beyond the wall in 600 s"
+    );
+    assert!(
+        waited.iter().filter(|&&w| w).count() >= 2,
+        "turns: {waited:?}"
+    );
+    assert!(
+        in_ranks.iter().all(|&t| t as f32 * DT <= 0.5),
+        "ticks waiting closed up into ranks: {in_ranks:?}"
+    );
+    assert!(deepest <= 0.05, "overlap {deepest:.3}");
 }

@@ -34,7 +34,16 @@ impl World {
         // Already closed up, but wider than the half it now has: closes up further.
         let too_wide = |f: &Formation, w: f32| f.narrowed.as_ref().is_some_and(|p| p.width(n) > w);
         let tighten = f.in_column && passing.is_some_and(|w| too_wide(f, w));
-        if (narrow || passing.is_some()) && (!f.in_column || tighten) && f.motion == Motion::Moving
+        // Waiting for its turn at the passage (`make_way/right_of_way.rs`), it closes up only once it
+        // goes: a column is many ranks deeper than the pattern, and its front ranks' slots
+        // would reach into the passage it waits for. One that closed up before it had to
+        // wait opens out again where its pattern fits.
+        let gives_way = f.give_way.is_some() && passing.is_none();
+        let waiting = gives_way && !f.in_column;
+        if (narrow || passing.is_some())
+            && (!f.in_column || tighten)
+            && f.motion == Motion::Moving
+            && !waiting
         {
             let mut width = passing.unwrap_or(f32::INFINITY);
             if narrow {
@@ -50,10 +59,14 @@ impl World {
                 f.needs_assignment = true;
             }
             f.in_column = true;
-        } else if f.in_column && ((!narrow && passing.is_none()) || f.motion != Motion::Moving) {
+        } else if f.in_column
+            && ((!narrow && passing.is_none()) || f.motion != Motion::Moving || gives_way)
+        {
             // At the goal the narrow stretch may still be just behind: stand in the pattern
             // that was ordered if it fits here (checked every half second while it does not).
-            if f.motion != Motion::Moving && !(self.tick % 15 == 0 && self.base_pattern_fits(id)) {
+            if (f.motion != Motion::Moving || gives_way)
+                && !(self.tick % 15 == 0 && self.base_pattern_fits(id))
+            {
                 return;
             }
             let Some(f) = self.formations.get_mut(id) else {
