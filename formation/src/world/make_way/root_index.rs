@@ -208,20 +208,39 @@ impl RootIndex {
             }
         };
         if self.classes.usable() {
-            // Each pair from its first root in x order, looking at each class with a
-            // window as wide as its reach (padded for rounding).
+            // Each root not yet marked looks for one near root, in either direction, each
+            // class with a window as wide as its reach (padded for rounding); a pair is
+            // judged from its first root in x order, as the sweep below judges it.
             for (k, a) in entries.iter().enumerate() {
+                if near.get(a.root as usize).copied().unwrap_or(true) {
+                    continue;
+                }
                 let ra = a.half_extent.length();
-                self.classes.for_each_class(|strips, reach| {
+                let mut other = None;
+                self.classes.any_class(|strips, reach| {
                     let w = ra + reach + margin;
                     let w = w + 1e-4 * (w + a.position.abs().element_sum()) + 1e-3;
                     let (x, y) = (a.position.x, a.position.y);
-                    strips.for_each_indexed_in(entries, (x - w, x + w), (y - w, y + w), |i, b| {
-                        if i as usize > k && near_pair(a, ra, b) {
-                            mark(a, b);
+                    strips.any_indexed_in(entries, (x - w, x + w), (y - w, y + w), |i, b| {
+                        let i = i as usize;
+                        let is_near = match i.cmp(&k) {
+                            core::cmp::Ordering::Greater => near_pair(a, ra, b),
+                            core::cmp::Ordering::Less => near_pair(b, b.half_extent.length(), a),
+                            core::cmp::Ordering::Equal => false,
+                        };
+                        if is_near {
+                            other = Some(b.root);
                         }
-                    });
+                        is_near
+                    })
                 });
+                if let Some(b) = other {
+                    for r in [a.root, b] {
+                        if let Some(n) = near.get_mut(r as usize) {
+                            *n = true;
+                        }
+                    }
+                }
             }
             return;
         }

@@ -76,6 +76,15 @@ impl ReachClasses {
         self.usable
     }
 
+    /// Whether `found` holds for some class's roots and largest reach, asked class by class
+    /// until it does.
+    pub(super) fn any_class(&self, mut found: impl FnMut(&Strips, f32) -> bool) -> bool {
+        self.strips
+            .iter()
+            .zip(&self.reach)
+            .any(|(strips, &reach)| found(strips, reach))
+    }
+
     /// Calls `visit` with each class's roots and its largest reach.
     pub(super) fn for_each_class(&self, mut visit: impl FnMut(&Strips, f32)) {
         for (strips, &reach) in self.strips.iter().zip(&self.reach) {
