@@ -71,6 +71,11 @@ impl Strips {
         self.starts[0] = 0;
     }
 
+    /// Whether it holds no root.
+    pub(super) fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
     /// The strip of `y` among `n` strips (the first for NaN, clamped to the last).
     pub(super) fn strip_of(&self, y: f32, n: usize) -> usize {
         let t = (y - self.y0) / self.strip;
