@@ -122,7 +122,7 @@ impl GroupRuns {
         };
         if small {
             grid.for_each_row_run_nearest_first(center, radius, |first, items, positions| {
-                self.scan(&query, &rejects, nearest, first, items, positions);
+                self.scan_each(&query, &rejects, nearest, first, items, positions);
                 match nearest.last() {
                     Some(&(d, _)) if nearest.len() >= cap => d,
                     _ => whole,
@@ -183,6 +183,44 @@ impl GroupRuns {
                 }
             }
             k = run;
+        }
+    }
+
+    /// [`Self::scan`] one slot at a time: for runs of small groups, mostly a slot or two
+    /// long, where cutting out each accepted run costs more than it saves.
+    #[inline(always)]
+    fn scan_each<R: Fn(u32) -> bool>(
+        &self,
+        q: &Query,
+        rejects: &R,
+        nearest: &mut Vec<(f32, u32)>,
+        first: usize,
+        items: &[u32],
+        positions: &[Vec2],
+    ) {
+        let end = items.len().min(positions.len());
+        let (Some(groups), Some(run_end), Some(items), Some(positions)) = (
+            self.groups.get(first..first + end),
+            self.run_end.get(first..first + end),
+            items.get(..end),
+            positions.get(..end),
+        ) else {
+            return;
+        };
+        let mut k = 0;
+        while let (Some(&group), Some(&run), Some(&i), Some(&p)) =
+            (groups.get(k), run_end.get(k), items.get(k), positions.get(k))
+        {
+            if rejects(group) {
+                // Past the run of this group, within this row's run (a run ends past its
+                // start).
+                k = (run as usize).saturating_sub(first).clamp(k + 1, end);
+                continue;
+            }
+            if i != q.own && within_radius(p, q.center, q.radius) {
+                insert_nearest(nearest, q.cap, ((p - q.center).length_squared(), i));
+            }
+            k += 1;
         }
     }
 }
