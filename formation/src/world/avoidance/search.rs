@@ -208,9 +208,12 @@ impl GroupRuns {
             return;
         };
         let mut k = 0;
-        while let (Some(&group), Some(&run), Some(&i), Some(&p)) =
-            (groups.get(k), run_end.get(k), items.get(k), positions.get(k))
-        {
+        while let (Some(&group), Some(&run), Some(&i), Some(&p)) = (
+            groups.get(k),
+            run_end.get(k),
+            items.get(k),
+            positions.get(k),
+        ) {
             if rejects(group) {
                 // Past the run of this group, within this row's run (a run ends past its
                 // start).
