@@ -22,6 +22,7 @@ use crate::error::{SteeringError, check_finite_vec, check_positive};
 pub const MAX_CELLS: usize = 1 << 22;
 
 mod brute;
+mod nearest;
 mod pairs;
 mod radix;
 

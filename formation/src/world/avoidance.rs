@@ -17,6 +17,7 @@ mod quiet;
 mod search;
 
 pub(crate) use search::GroupRuns;
+use search::insert_nearest;
 
 use cohort_steering::grid::NeighbourSearch;
 use cohort_steering::ops::positive_or_zero;
@@ -239,20 +240,23 @@ impl AvoidanceInput<'_> {
                 (group != NO_GROUP && other == group)
                     || (mover && other != NO_GROUP && !opens_lane(other))
             };
-            let mut take = |j: u32, p: Vec2| {
-                if j as usize != i {
-                    let d = (p - start).length_squared();
-                    insert_nearest(nearest, cap, (d, j));
-                }
-            };
             match (search, self.runs) {
                 (super::units::Search::Grid(grid), Some(runs)) if runs.fits(grid.len()) => {
-                    runs.for_each_accepted(grid, start, reach, rejects, take);
+                    runs.nearest_accepted(
+                        grid,
+                        start,
+                        reach,
+                        rejects,
+                        (i as u32, group),
+                        cap,
+                        nearest,
+                    );
                 }
                 _ => search.for_each_in_radius(start, reach, |j, p| {
                     let other = self.groups.get(j as usize).copied().unwrap_or(NO_GROUP);
-                    if !rejects(other) {
-                        take(j, p);
+                    if !rejects(other) && j as usize != i {
+                        let d = (p - start).length_squared();
+                        insert_nearest(nearest, cap, (d, j));
                     }
                 }),
             }
@@ -392,37 +396,5 @@ impl AvoidanceInput<'_> {
             return None;
         }
         Some((out.velocity, binding))
-    }
-}
-
-/// Keeps the `cap` nearest `(distance², index)` in `nearest`, sorted, ties by index (so the
-/// result does not depend on the order the search visits units in).
-#[inline]
-fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f32, u32)) {
-    let before = |a: &(f32, u32), b: &(f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
-    if nearest.len() >= cap {
-        match nearest.last_mut() {
-            Some(last) if before(&item, last) => *last = item,
-            _ => return,
-        }
-    } else {
-        nearest.push(item);
-    }
-    // Moved towards the front past every entry it comes before (the list is short).
-    let list = nearest.as_mut_slice();
-    let mut k = list.len().saturating_sub(1);
-    while k > 0 {
-        match list.get(k - 1) {
-            Some(&e) if before(&item, &e) => {
-                if let Some(slot) = list.get_mut(k) {
-                    *slot = e;
-                }
-                k -= 1;
-            }
-            _ => break,
-        }
-    }
-    if let Some(slot) = list.get_mut(k) {
-        *slot = item;
     }
 }

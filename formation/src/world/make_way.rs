@@ -247,8 +247,10 @@ fn plan_root(
     a: &RootEntry,
     tick: u64,
 ) -> PassingPlan {
+    // A single's sidestep is keeping right's (below), and it narrows for no one
+    // (`pass_width`): it looks for no oncoming formation to pass.
     let (velocity, oncoming) = match a.lane {
-        Some(lane) => {
+        Some(lane) if !a.single => {
             let (v, oncoming) = index.passing_velocity(a, &lane);
             // No sidestep into the geometry: once its right side is at an obstacle (or the
             // map's edge), the formation steps no further right.
@@ -258,7 +260,7 @@ fn plan_root(
                 && super::narrows::free_run(map, a.position, right, need) < need;
             (if blocked { Vec2::ZERO } else { v }, oncoming)
         }
-        None => (Vec2::ZERO, None),
+        _ => (Vec2::ZERO, None),
     };
     // A single in a passage keeps to its right half while anyone comes the other way,
     // looked at every [`KEEP_RIGHT_EVERY`] ticks (staggered over the singles), the sidestep

@@ -5,8 +5,11 @@
 //! The grid keeps its items sorted by cell, so the units of one formation fill long runs of
 //! the sorted arrays (whole cells, one after another along a row); [`GroupRuns`] records,
 //! per slot, the group of its unit and where the run of that group ends, so the search steps
-//! over a run of units it would reject without looking at them one by one. It finds exactly
-//! the units the plain radius query followed by the group test finds.
+//! over a run of units it would reject without looking at them one by one. A unit avoids only
+//! its nearest few, so the rows of cells are searched nearest first, and once that many are
+//! found, rows and cells farther than the farthest of them are passed over. It keeps exactly
+//! the units the plain radius query followed by the group test and the choice of the nearest
+//! keeps.
 
 use cohort_steering::Vec2;
 use cohort_steering::grid::{CellGrid, within_radius};
@@ -21,9 +24,17 @@ pub(crate) struct GroupRuns {
     groups: Vec<u32>,
     /// Per slot: the first slot after it whose unit is of another group (or the slot count).
     run_end: Vec<u32>,
+    /// Per group: how many units it has.
+    sizes: Vec<u32>,
     /// Whether the runs describe the grid's current order.
     valid: bool,
 }
+
+/// Largest group whose units search nearest first. A unit of a larger one has most of the
+/// units around it in its own group, whose runs are passed over at little cost, and the
+/// units it avoids stand beyond them, where a nearest-first walk seldom stops early and only
+/// adds its own bookkeeping.
+const NEAREST_FIRST_GROUP: u32 = 8;
 
 impl GroupRuns {
     /// Refills the runs for the grid's order `order` (slot `k` holds unit `order[k]`) and the
@@ -48,6 +59,19 @@ impl GroupRuns {
             }
             *slot = end;
         }
+        self.sizes.fill(0);
+        for &g in &self.groups {
+            if g == NO_GROUP {
+                continue;
+            }
+            let g = g as usize;
+            if g >= self.sizes.len() {
+                self.sizes.resize(g + 1, 0);
+            }
+            if let Some(size) = self.sizes.get_mut(g) {
+                *size += 1;
+            }
+        }
         self.valid = true;
     }
 
@@ -61,49 +85,178 @@ impl GroupRuns {
         self.valid && self.groups.len() == len && self.run_end.len() == len
     }
 
-    /// Calls `f(index, position)` for every unit of `grid` within `radius` of `center` whose
-    /// group `rejects` does not refuse, in the grid's query order: what
-    /// [`cohort_steering::grid::NeighbourSearch::for_each_in_radius`] followed by the test would give, but a run of
-    /// slots of a refused group is passed over in one step. The runs must fit the grid
-    /// ([`Self::fits`]).
+    /// Keeps in `nearest` the `cap` units of `grid` nearest `center` (sorted by squared
+    /// distance, ties by index; see [`insert_nearest`]) among those within `radius` whose
+    /// group `rejects` does not refuse, other than unit `own` (of group `group`), added to
+    /// what `nearest` already holds: what
+    /// [`cohort_steering::grid::NeighbourSearch::for_each_in_radius`] followed by the group
+    /// test and [`insert_nearest`] would keep, but a run of slots of a refused group is passed
+    /// over in one step. A unit of a small group searches the rows of cells nearest first,
+    /// and once `cap` units are kept, rows and cells farther than the farthest of them are
+    /// not looked at. The runs must fit the grid ([`Self::fits`]).
     #[inline]
-    pub(crate) fn for_each_accepted<R, F>(
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn nearest_accepted<R>(
         &self,
         grid: &CellGrid,
         center: Vec2,
         radius: f32,
         rejects: R,
-        mut f: F,
+        (own, group): (u32, u32),
+        cap: usize,
+        nearest: &mut Vec<(f32, u32)>,
     ) where
         R: Fn(u32) -> bool,
-        F: FnMut(u32, Vec2),
     {
-        grid.for_each_row_run(center, radius, |first, items, positions| {
-            let end = items.len().min(positions.len());
-            let (Some(groups), Some(run_end)) = (
-                self.groups.get(first..first + end),
-                self.run_end.get(first..first + end),
-            ) else {
-                return;
-            };
-            let mut k = 0;
-            while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
-                // The run of this group, within this row's run (a run ends past its start).
-                let run = (run as usize).saturating_sub(first).clamp(k + 1, end);
-                if !rejects(group) {
-                    let (Some(items), Some(positions)) = (items.get(k..run), positions.get(k..run))
-                    else {
-                        return;
-                    };
-                    for (&i, &p) in items.iter().zip(positions) {
-                        if within_radius(p, center, radius) {
-                            f(i, p);
-                        }
+        let whole = radius * radius;
+        let small = group == NO_GROUP
+            || self
+                .sizes
+                .get(group as usize)
+                .is_some_and(|&n| n <= NEAREST_FIRST_GROUP);
+        let query = Query {
+            center,
+            radius,
+            own,
+            cap,
+        };
+        if small {
+            grid.for_each_row_run_nearest_first(center, radius, |first, items, positions| {
+                self.scan_each(&query, &rejects, nearest, first, items, positions);
+                match nearest.last() {
+                    Some(&(d, _)) if nearest.len() >= cap => d,
+                    _ => whole,
+                }
+            });
+        } else {
+            grid.for_each_row_run(center, radius, |first, items, positions| {
+                self.scan(&query, &rejects, nearest, first, items, positions);
+            });
+        }
+    }
+}
+
+/// What one unit's search looks for: units within `radius` of `center` other than `own`,
+/// the `cap` nearest of them.
+struct Query {
+    center: Vec2,
+    radius: f32,
+    own: u32,
+    cap: usize,
+}
+
+impl GroupRuns {
+    /// Offers `nearest` the accepted units of one run of the grid's slots, `first` the slot of
+    /// `items[0]`, passing over the runs of refused groups.
+    #[inline(always)]
+    fn scan<R: Fn(u32) -> bool>(
+        &self,
+        q: &Query,
+        rejects: &R,
+        nearest: &mut Vec<(f32, u32)>,
+        first: usize,
+        items: &[u32],
+        positions: &[Vec2],
+    ) {
+        let end = items.len().min(positions.len());
+        let (Some(groups), Some(run_end), Some(items), Some(positions)) = (
+            self.groups.get(first..first + end),
+            self.run_end.get(first..first + end),
+            items.get(..end),
+            positions.get(..end),
+        ) else {
+            return;
+        };
+        let mut k = 0;
+        while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
+            // The run of this group, within this row's run (a run ends past its start).
+            let run = (run as usize).saturating_sub(first).clamp(k + 1, end);
+            if !rejects(group) {
+                let (Some(items), Some(positions)) = (items.get(k..run), positions.get(k..run))
+                else {
+                    return;
+                };
+                for (&i, &p) in items.iter().zip(positions) {
+                    if i != q.own && within_radius(p, q.center, q.radius) {
+                        insert_nearest(nearest, q.cap, ((p - q.center).length_squared(), i));
                     }
                 }
-                k = run;
             }
-        });
+            k = run;
+        }
+    }
+
+    /// [`Self::scan`] one slot at a time: for runs of small groups, mostly a slot or two
+    /// long, where cutting out each accepted run costs more than it saves.
+    #[inline(always)]
+    fn scan_each<R: Fn(u32) -> bool>(
+        &self,
+        q: &Query,
+        rejects: &R,
+        nearest: &mut Vec<(f32, u32)>,
+        first: usize,
+        items: &[u32],
+        positions: &[Vec2],
+    ) {
+        let end = items.len().min(positions.len());
+        let (Some(groups), Some(run_end), Some(items), Some(positions)) = (
+            self.groups.get(first..first + end),
+            self.run_end.get(first..first + end),
+            items.get(..end),
+            positions.get(..end),
+        ) else {
+            return;
+        };
+        let mut k = 0;
+        while let (Some(&group), Some(&run), Some(&i), Some(&p)) = (
+            groups.get(k),
+            run_end.get(k),
+            items.get(k),
+            positions.get(k),
+        ) {
+            if rejects(group) {
+                // Past the run of this group, within this row's run (a run ends past its
+                // start).
+                k = (run as usize).saturating_sub(first).clamp(k + 1, end);
+                continue;
+            }
+            if i != q.own && within_radius(p, q.center, q.radius) {
+                insert_nearest(nearest, q.cap, ((p - q.center).length_squared(), i));
+            }
+            k += 1;
+        }
+    }
+}
+
+/// Keeps the `cap` nearest `(distance², index)` in `nearest`, sorted, ties by index (so the
+/// result does not depend on the order the search visits units in).
+#[inline]
+pub(super) fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f32, u32)) {
+    let before = |a: &(f32, u32), b: &(f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
+    if nearest.len() >= cap {
+        match nearest.last_mut() {
+            Some(last) if before(&item, last) => *last = item,
+            _ => return,
+        }
+    } else {
+        nearest.push(item);
+    }
+    // Moved towards the front past every entry it comes before (the list is short).
+    let list = nearest.as_mut_slice();
+    let mut k = list.len().saturating_sub(1);
+    while k > 0 {
+        match list.get(k - 1) {
+            Some(&e) if before(&item, &e) => {
+                if let Some(slot) = list.get_mut(k) {
+                    *slot = e;
+                }
+                k -= 1;
+            }
+            _ => break,
+        }
+    }
+    if let Some(slot) = list.get_mut(k) {
+        *slot = item;
     }
 }
 

@@ -188,57 +188,6 @@ impl RootIndex {
         true
     }
 
-    /// Sets `near[root]` for every root whose bounding circle comes within `margin` of another
-    /// root's (a sweep along the entries' x order: near-linear in the roots).
-    pub(super) fn mark_near_pairs(&self, margin: f32, near: &mut [bool]) {
-        let entries = &self.entries;
-        // Whether `b`, after `a` in the x order, is near it (and not past the sweep's window).
-        let near_pair = |a: &RootEntry, ra: f32, b: &RootEntry| {
-            if b.position.x - a.position.x > ra + self.max_reach + margin {
-                return false;
-            }
-            let reach = ra + b.half_extent.length() + margin;
-            (b.position - a.position).length_squared() <= reach * reach
-        };
-        let mut mark = |a: &RootEntry, b: &RootEntry| {
-            for r in [a.root, b.root] {
-                if let Some(n) = near.get_mut(r as usize) {
-                    *n = true;
-                }
-            }
-        };
-        if self.classes.usable() {
-            // Each pair from its first root in x order, looking at each class with a
-            // window as wide as its reach (padded for rounding).
-            for (k, a) in entries.iter().enumerate() {
-                let ra = a.half_extent.length();
-                self.classes.for_each_class(|strips, reach| {
-                    let w = ra + reach + margin;
-                    let w = w + 1e-4 * (w + a.position.abs().element_sum()) + 1e-3;
-                    let (x, y) = (a.position.x, a.position.y);
-                    strips.for_each_indexed_in(entries, (x - w, x + w), (y - w, y + w), |i, b| {
-                        if i as usize > k && near_pair(a, ra, b) {
-                            mark(a, b);
-                        }
-                    });
-                });
-            }
-            return;
-        }
-        for (k, a) in entries.iter().enumerate() {
-            let ra = a.half_extent.length();
-            let window = ra + self.max_reach + margin;
-            for b in entries.get(k + 1..).unwrap_or(&[]) {
-                if b.position.x - a.position.x > window {
-                    break;
-                }
-                if near_pair(a, ra, b) {
-                    mark(a, b);
-                }
-            }
-        }
-    }
-
     /// Sorts the entries by (x, key) and measures the largest reach and speed.
     fn sorted(&mut self) {
         sort_by_x(&mut self.entries);
@@ -542,6 +491,7 @@ fn may_oppose(a: u8, b: u8) -> bool {
 }
 
 mod classes;
+mod near;
 mod strips;
 #[cfg(test)]
 mod tests;

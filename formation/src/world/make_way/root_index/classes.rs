@@ -76,10 +76,22 @@ impl ReachClasses {
         self.usable
     }
 
-    /// Calls `visit` with each class's roots and its largest reach.
+    /// Whether `found` holds for some class's roots and largest reach, asked class by class
+    /// (those with roots) until it does.
+    pub(super) fn any_class(&self, mut found: impl FnMut(&Strips, f32) -> bool) -> bool {
+        self.strips
+            .iter()
+            .zip(&self.reach)
+            .any(|(strips, &reach)| !strips.is_empty() && found(strips, reach))
+    }
+
+    /// Calls `visit` with each class's roots and its largest reach (classes without roots
+    /// are passed over).
     pub(super) fn for_each_class(&self, mut visit: impl FnMut(&Strips, f32)) {
         for (strips, &reach) in self.strips.iter().zip(&self.reach) {
-            visit(strips, reach);
+            if !strips.is_empty() {
+                visit(strips, reach);
+            }
         }
     }
 }

@@ -71,6 +71,11 @@ impl Strips {
         self.starts[0] = 0;
     }
 
+    /// Whether it holds no root.
+    pub(super) fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
     /// The strip of `y` among `n` strips (the first for NaN, clamped to the last).
     pub(super) fn strip_of(&self, y: f32, n: usize) -> usize {
         let t = (y - self.y0) / self.strip;
@@ -115,5 +120,35 @@ impl Strips {
                 }
             }
         }
+    }
+
+    /// Whether `found` holds for some root of [`Self::for_each_indexed_in`]'s: the roots are
+    /// offered in the same order, and none after the first for which it holds.
+    pub(super) fn any_indexed_in(
+        &self,
+        entries: &[RootEntry],
+        x: (f32, f32),
+        y: (f32, f32),
+        mut found: impl FnMut(u32, &RootEntry) -> bool,
+    ) -> bool {
+        let n = self.starts.len().saturating_sub(1);
+        if n == 0 || self.cells.is_empty() {
+            return false;
+        }
+        let first = self.strip_of(y.0, n);
+        let last = self.strip_of(y.1, n);
+        for s in first..=last {
+            let strip = &self.cells[self.starts[s] as usize..self.starts[s + 1] as usize];
+            let lo = strip.partition_point(|c| c.0 < x.0);
+            let hi = strip.partition_point(|c| c.0 <= x.1).max(lo);
+            for &(_, i) in &strip[lo..hi] {
+                if let Some(e) = entries.get(i as usize)
+                    && found(i, e)
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }

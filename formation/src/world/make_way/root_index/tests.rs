@@ -284,3 +284,40 @@ fn a_root_in_the_corner_of_a_diagonal_lane_is_visited() {
     index.for_each_in_way(&mover, &lane, |b| visited.push(b.id));
     assert_eq!(visited, vec![other.id]);
 }
+
+proptest! {
+    /// The roots marked near another are those of every pair whose bounding circles come
+    /// within the margin, judged from the pair's first root in x order (as the sweep does).
+    #[test]
+    fn near_roots_are_those_of_near_pairs(
+        roots in roots_strategy(),
+        margin in 0.0f32..14.0,
+        scale in prop::sample::select(vec![0.05f32, 0.2, 1.0]),
+    ) {
+        // Shrunk extents: small roots among large ones, as in flat groups.
+        let roots: Vec<Drawn> = roots
+            .iter()
+            .enumerate()
+            .map(|(k, &(p, v, h, m))| (p, v, if k % 3 == 0 { h } else { h * scale }, m))
+            .collect();
+        let index = index_of(&roots);
+        let mut near = vec![false; roots.len()];
+        index.mark_near_pairs(margin, &mut near);
+        let mut wanted = vec![false; roots.len()];
+        let entries = &index.entries;
+        for (k, a) in entries.iter().enumerate() {
+            for b in entries.get(k + 1..).unwrap_or(&[]) {
+                let ra = a.half_extent.length();
+                let reach = ra + b.half_extent.length() + margin;
+                let window = ra + index.max_reach + margin;
+                if b.position.x - a.position.x <= window
+                    && (b.position - a.position).length_squared() <= reach * reach
+                {
+                    wanted[a.root as usize] = true;
+                    wanted[b.root as usize] = true;
+                }
+            }
+        }
+        prop_assert_eq!(near, wanted);
+    }
+}

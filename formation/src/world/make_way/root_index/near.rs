@@ -1,0 +1,75 @@
+//! Which top-level formations are near another (their units look for units to avoid).
+
+use super::{RootEntry, RootIndex};
+
+impl RootIndex {
+    /// Sets `near[root]` for every root whose bounding circle comes within `margin` of another
+    /// root's (a sweep along the entries' x order: near-linear in the roots).
+    pub(in crate::world::make_way) fn mark_near_pairs(&self, margin: f32, near: &mut [bool]) {
+        let entries = &self.entries;
+        // Whether `b`, after `a` in the x order, is near it (and not past the sweep's window).
+        let near_pair = |a: &RootEntry, ra: f32, b: &RootEntry| {
+            if b.position.x - a.position.x > ra + self.max_reach + margin {
+                return false;
+            }
+            let reach = ra + b.half_extent.length() + margin;
+            (b.position - a.position).length_squared() <= reach * reach
+        };
+        let mut mark = |a: &RootEntry, b: &RootEntry| {
+            for r in [a.root, b.root] {
+                if let Some(n) = near.get_mut(r as usize) {
+                    *n = true;
+                }
+            }
+        };
+        if self.classes.usable() {
+            // Each root not yet marked looks for one near root, in either direction, each
+            // class with a window as wide as its reach (padded for rounding); a pair is
+            // judged from its first root in x order, as the sweep below judges it.
+            for (k, a) in entries.iter().enumerate() {
+                if near.get(a.root as usize).copied().unwrap_or(true) {
+                    continue;
+                }
+                let ra = a.half_extent.length();
+                let mut other = None;
+                self.classes.any_class(|strips, reach| {
+                    let w = ra + reach + margin;
+                    let w = w + 1e-4 * (w + a.position.abs().element_sum()) + 1e-3;
+                    let (x, y) = (a.position.x, a.position.y);
+                    strips.any_indexed_in(entries, (x - w, x + w), (y - w, y + w), |i, b| {
+                        let i = i as usize;
+                        let is_near = match i.cmp(&k) {
+                            core::cmp::Ordering::Greater => near_pair(a, ra, b),
+                            core::cmp::Ordering::Less => near_pair(b, b.half_extent.length(), a),
+                            core::cmp::Ordering::Equal => false,
+                        };
+                        if is_near {
+                            other = Some(b.root);
+                        }
+                        is_near
+                    })
+                });
+                if let Some(b) = other {
+                    for r in [a.root, b] {
+                        if let Some(n) = near.get_mut(r as usize) {
+                            *n = true;
+                        }
+                    }
+                }
+            }
+            return;
+        }
+        for (k, a) in entries.iter().enumerate() {
+            let ra = a.half_extent.length();
+            let window = ra + self.max_reach + margin;
+            for b in entries.get(k + 1..).unwrap_or(&[]) {
+                if b.position.x - a.position.x > window {
+                    break;
+                }
+                if near_pair(a, ra, b) {
+                    mark(a, b);
+                }
+            }
+        }
+    }
+}
