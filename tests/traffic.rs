@@ -89,7 +89,6 @@ fn blocks_singles_cross_as_fast_as_rvo2() {
 }
 
 #[test]
-#[ignore = "traffic: not met yet; see docs/traffic.md"]
 fn blocks_squads_cross_as_fast_as_rvo2_singles() {
     flows("blocks_squads", Limit::Rvo2(568.0));
 }

@@ -186,6 +186,14 @@ const SHARE: f32 = 0.5;
 pub(crate) const NO_GROUP: u32 = u32::MAX;
 
 impl AvoidanceInput<'_> {
+    /// Whether unit `i`'s top-level formation is near another one this tick.
+    pub(super) fn in_traffic(&self, i: usize) -> bool {
+        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        group == NO_GROUP || self.in_traffic.get(group as usize).copied().unwrap_or(true)
+    }
+}
+
+impl AvoidanceInput<'_> {
     /// The velocity unit `i` takes instead of `body.velocity` (its preferred velocity, just
     /// integrated from its steering force): nearest to it with no collision within the
     /// horizons. `near_walls` and `near_obstacles` are the static geometry steering found

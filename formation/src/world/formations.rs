@@ -281,6 +281,7 @@ impl World {
         self.scratch.roots = roots;
         self.scratch.order = order;
         self.open_lanes();
+        self.stand_in_blocked_slots();
     }
 }
 

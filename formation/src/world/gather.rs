@@ -6,6 +6,7 @@ use cohort_steering::{Body, Vec2};
 
 use super::World;
 use super::detours::DetourPlanner;
+use super::separation::Heading;
 use super::unit_store::{Details, UnitMotion, UnitStore};
 use super::units::FreeZone;
 use crate::ids::UnitId;
@@ -30,6 +31,9 @@ pub(crate) struct UnitFrame {
     /// Per unit: where arrive takes it (first detour point, else the slot, else where it
     /// stands) and at what velocity.
     pub(crate) goals: Vec<(Vec2, Vec2)>,
+    /// Per unit: what its goal is, as separation's turn round a squad-mate in the way reads
+    /// it (see [`round_blocker`](super::separation::round_blocker)).
+    pub(crate) headings: Vec<Heading>,
     /// Per unit: its avoidance group (see `world/avoidance.rs`).
     pub(crate) groups: Vec<u32>,
     /// Per unit: a ball known to hold no static geometry, kept between ticks while the unit
@@ -84,6 +88,7 @@ impl World {
             positions: &mut frame.positions,
             radii: &mut frame.radii,
             goals: &mut frame.goals,
+            headings: &mut frame.headings,
             groups: &mut frame.groups,
             zones: &mut frame.zones,
             airborne: &mut frame.airborne,
@@ -147,6 +152,7 @@ struct DenseUnits<'a> {
     positions: &'a mut Vec<Vec2>,
     radii: &'a mut Vec<f32>,
     goals: &'a mut Vec<(Vec2, Vec2)>,
+    headings: &'a mut Vec<Heading>,
     groups: &'a mut Vec<u32>,
     zones: &'a mut Vec<FreeZone>,
     airborne: &'a mut usize,
@@ -162,6 +168,7 @@ impl DenseUnits<'_> {
         self.positions.clear();
         self.radii.clear();
         self.goals.clear();
+        self.headings.clear();
         self.groups.clear();
         *self.airborne = 0;
     }
@@ -200,6 +207,7 @@ impl DenseUnits<'_> {
         self.positions.push(position);
         self.radii.push(radius);
         self.goals.push(goal);
+        self.headings.push(heading_of(u));
         self.groups.push(u.group);
     }
 
@@ -222,14 +230,16 @@ fn entry_of(id: UnitId, u: &UnitMotion, details: &Details) -> (Body, Vec2, f32, 
 
 /// Gathers unit `u` again into entry `k` of the frame.
 fn regather(s: &mut UnitFrame, k: usize, id: UnitId, u: &UnitMotion, details: &Details) {
-    if let (Some(b), Some(p), Some(r), Some(g), Some(group)) = (
+    if let (Some(b), Some(p), Some(r), Some(g), Some(heading), Some(group)) = (
         s.bodies.get_mut(k),
         s.positions.get_mut(k),
         s.radii.get_mut(k),
         s.goals.get_mut(k),
+        s.headings.get_mut(k),
         s.groups.get_mut(k),
     ) {
         (*b, *p, *r, *g) = entry_of(id, u, details);
+        *heading = heading_of(u);
         *group = u.group;
     }
 }
@@ -244,6 +254,7 @@ fn remove_launched(s: &mut UnitFrame, gone: &[(UnitId, usize)]) {
     remove_sorted(&mut s.positions, gone);
     remove_sorted(&mut s.radii, gone);
     remove_sorted(&mut s.goals, gone);
+    remove_sorted(&mut s.headings, gone);
     remove_sorted(&mut s.groups, gone);
     remove_sorted(&mut s.zones, gone);
     s.airborne += gone.len();
@@ -258,6 +269,17 @@ fn remove_sorted<T>(v: &mut Vec<T>, gone: &[(UnitId, usize)]) {
         k += 1;
         !drop
     });
+}
+
+/// What unit `u`'s goal is (see [`Heading`]): its slot moving or not, and whether it walks a
+/// detour to it.
+#[inline]
+fn heading_of(u: &UnitMotion) -> Heading {
+    match u.slot_target {
+        Some(t) if t.velocity != Vec2::ZERO && u.routed => Heading::Detour,
+        Some(t) if t.velocity != Vec2::ZERO => Heading::MovingSlot,
+        _ => Heading::StillSlot,
+    }
 }
 
 /// Where arrive takes a unit: the next detour point, else its slot, else where it stands

@@ -29,6 +29,7 @@ mod separation;
 mod single_walk;
 mod slot_versions;
 mod stable_hash;
+mod stand_ins;
 mod state;
 mod state_hash;
 mod step;

@@ -1,10 +1,10 @@
 //! Separation of formation members, for all units in one sweep over neighbour pairs (the
 //! steering stage of a tick, see `world/units.rs`).
 
-use cohort_steering::Vec2;
 use cohort_steering::behaviours::SeparationFalloff;
 use cohort_steering::capacity::ReserveTotal;
 use cohort_steering::grid::{CellGrid, NearPair, NeighbourSearch};
+use cohort_steering::{Body, Vec2};
 
 /// Items per span of the grid sweep on several threads (spans end at the end of a row of
 /// cells, so most hold a few more).
@@ -13,6 +13,60 @@ const SPAN_ITEMS: usize = 1024;
 /// Candidate pairs per item a span's pair buffer makes room for (equal circles packed
 /// hexagonally have three each; only a crowd pressed into overlap has more).
 const PAIRS_PER_ITEM: usize = 4;
+
+/// Why a unit steers where it does, as far as [`round_blocker`] is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Heading {
+    /// To a point of its detour round an obstacle (passed rather than stood on) to a slot
+    /// that moves with its formation.
+    Detour,
+    /// Straight to a slot that moves with its formation.
+    MovingSlot,
+    /// To a slot that stands still (straight or round an obstacle), or to where it stands.
+    StillSlot,
+}
+
+/// A unit's separation push `push` with its part back from `goal` turned to the unit's
+/// right, when the unit is on its way: to a point of its detour to a moving slot, or to a
+/// moving slot that
+/// lies beyond any squad-mate of its size that pushes it (farther than separation's comfort
+/// distance `range` × two radii, plus a radius). A squad-mate between a unit and its slot so
+/// makes the unit walk round it rather than hold it back: pressed straight back, the unit
+/// stopped short of the squad-mate, crept on as the push eased, and was pressed back again,
+/// shuffling on the spot while its formation marched on. Both of two units pressing into
+/// each other turn right, so they pass. At most the push of one neighbour just touching
+/// turns: beyond that, units pressed into overlap are pushed apart as before. Units of a
+/// standing formation sort themselves out unturned (they are not falling behind, and slot
+/// re-assignment swaps those in each other's way). Otherwise, `push` itself.
+#[inline]
+pub(super) fn round_blocker(
+    push: Vec2,
+    body: &Body,
+    goal: Vec2,
+    heading: Heading,
+    range: f32,
+) -> Vec2 {
+    let range = range.max(1.0);
+    let to_goal = goal - body.position;
+    let on_way = (2.0 * range + 1.0) * body.radius;
+    let turns = match heading {
+        Heading::Detour => true,
+        Heading::MovingSlot => to_goal.length_squared() > on_way * on_way,
+        Heading::StillSlot => false,
+    };
+    if !turns {
+        return push;
+    }
+    let ahead = to_goal.normalize_or_zero();
+    let most = 1.0 - 1.0 / range;
+    let back = (-push.dot(ahead)).min(most);
+    if !(back > 0.0) {
+        return push;
+    }
+    let right = Vec2::new(ahead.y, -ahead.x);
+    let turned = push + ahead * back + right * back;
+    if turned.is_finite() { turned } else { push }
+}
 
 /// Separation for formation members, for every unit at once: steering's separation behaviour
 /// with the [`SeparationFalloff::Linear`] falloff (away from each neighbour closer than

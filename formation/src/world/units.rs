@@ -11,7 +11,7 @@ use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::avoidance::{AvoidanceBuffers, AvoidanceInput, AvoidanceReport, PREFERENCE_TIME};
-use super::separation::SeparationSweep;
+use super::separation::{Heading, SeparationSweep, round_blocker};
 use cohort_steering::truncate;
 
 use super::gather::UnitFrame;
@@ -111,6 +111,7 @@ pub(super) fn steer_units(
         positions,
         radii,
         goals,
+        headings,
         groups,
         zones,
         ..
@@ -191,6 +192,7 @@ pub(super) fn steer_units(
     let ctx = SteerContext {
         terrain,
         goals,
+        headings,
         separation,
         settings,
         arrive: &arrive,
@@ -222,6 +224,8 @@ pub(super) fn steer_units(
 struct SteerContext<'a> {
     terrain: &'a Terrain,
     goals: &'a [(Vec2, Vec2)],
+    /// Per unit: what its goal is (see [`Heading`]).
+    headings: &'a [Heading],
     /// Per unit: the separation sum of [`SeparationSweep`] (times the unit's max force
     /// gives its separation force).
     separation: &'a [Vec2],
@@ -442,6 +446,15 @@ impl SteerContext<'_> {
         // 3. separation from neighbours (summed by the sweep over the grid).
         if !acc.is_spent() {
             let sum = self.separation.get(i).copied().unwrap_or(Vec2::ZERO);
+            let heading = self.headings.get(i).copied().unwrap_or(Heading::StillSlot);
+            // Near another formation, avoidance takes the unit round the other's units (and a
+            // push may come from them): only squad-mates alone among themselves walk round.
+            let alone = !self.avoid.as_ref().is_some_and(|a| a.in_traffic(i));
+            let sum = if alone {
+                round_blocker(sum, &body, goal, heading, settings.separation_range)
+            } else {
+                sum
+            };
             acc.add_weighted(settings.separation_weight, sum * body.max_force);
         }
         // 4. arrive at the slot (or the next detour point, or stop where it is): the last
