@@ -6,10 +6,10 @@ use cohort_steering::locomotion::turn_towards;
 use cohort_steering::penetration::constrain_to_static;
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
+use super::free_zone::FreeZone;
 use super::gather::UnitFrame;
 use super::par::for_each_unit_chunk;
 use super::unit_store::UnitStore;
-use super::units::FreeZone;
 use super::{Scratch, Terrain, WorldSettings};
 
 /// The map's geometry near one unit, found by a query (one pair of buffers per chunk of units,

@@ -6,9 +6,9 @@ use cohort_steering::{Body, Vec2};
 
 use super::World;
 use super::detours::DetourPlanner;
+use super::free_zone::FreeZone;
 use super::separation::Heading;
 use super::unit_store::{Details, UnitMotion, UnitStore};
-use super::units::FreeZone;
 use crate::ids::UnitId;
 
 /// The units on the ground, densely and in key order: what the gather stage returns and the

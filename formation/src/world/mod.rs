@@ -18,6 +18,7 @@ mod formation_nav;
 mod formation_order;
 mod formations;
 mod free_order;
+mod free_zone;
 mod gather;
 mod jumps;
 mod make_way;

@@ -14,6 +14,7 @@ use super::avoidance::{AvoidanceBuffers, AvoidanceInput, AvoidanceReport, PREFER
 use super::separation::{Heading, SeparationSweep, round_blocker};
 use cohort_steering::truncate;
 
+use super::free_zone::{FREE_ZONE_EXTRA, FreeZone, ZONE_SLACK};
 use super::gather::UnitFrame;
 use super::{Scratch, Terrain, WorldSettings};
 
@@ -29,9 +30,6 @@ const LOOK_AHEAD_TIME: f32 = 1.0;
 
 /// Factor by which the grid's cells exceed the farthest two units interact.
 const CELL_HEADROOM: f32 = 1.001;
-
-/// Slack (world units) against rounding when a free zone spares a geometry query.
-const ZONE_SLACK: f32 = 1e-3;
 
 /// Where each top-level formation stands in traffic this tick (by its place among the
 /// roots), as the formation stage's make way found it: whether it opens a lane through the
@@ -479,51 +477,6 @@ struct SteerOutput<'a> {
     watched: &'a mut Option<(crate::ids::UnitId, AvoidanceReport)>,
     #[cfg(feature = "parallel")]
     chunk_geometry: &'a mut Vec<(Vec<CircleObstacle>, Vec<Wall>, AvoidanceBuffers)>,
-}
-
-/// Extra radius of the wider geometry query that opens a [`FreeZone`].
-const FREE_ZONE_EXTRA: f32 = 4.0;
-
-/// A ball around where a unit once stood known to hold no static geometry (the map's
-/// obstacles and walls never change). Kept between ticks in the scratch arrays, at the same
-/// index as its unit's key in the gather's `ids` (which the gather overwrites in place, so it
-/// knows whose zone an entry was); it only ever skips queries that would have found nothing,
-/// so results do not depend on it (a world restored from a snapshot starts without zones and
-/// steps identically).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FreeZone {
-    centre: Vec2,
-    /// Negative: no zone.
-    radius: f32,
-}
-
-impl FreeZone {
-    fn open(&mut self, centre: Vec2, radius: f32) {
-        self.centre = centre;
-        self.radius = radius;
-    }
-
-    fn close(&mut self) {
-        self.radius = -1.0;
-    }
-
-    /// No zone (yet).
-    pub(super) fn closed() -> Self {
-        Self {
-            centre: Vec2::ZERO,
-            radius: -1.0,
-        }
-    }
-
-    /// How far around `p` the zone is known empty (negative: not at all), less a slack
-    /// against rounding.
-    #[inline]
-    pub(super) fn free_around(&self, p: Vec2) -> f32 {
-        if self.radius < 0.0 {
-            return -1.0;
-        }
-        self.radius - (p - self.centre).length() - ZONE_SLACK
-    }
 }
 
 /// The units by position at the start of the steering stage: the neighbour grid, or the
