@@ -48,6 +48,27 @@ fn arrived(world: &World, f: FormationId) -> bool {
         })
 }
 
+/// A 120 m square world with a wall 2 m thick across x = 60 and one gap `gap` metres wide in
+/// it, centred on y = 60.
+fn walled(gap: f32) -> World {
+    let mut map = Map {
+        max: Vec2::splat(120.0),
+        ..Map::default()
+    };
+    for (y0, y1) in [(0.0, 60.0 - 0.5 * gap), (60.0 + 0.5 * gap, 120.0)] {
+        map.polygons.push(
+            PolygonObstacle::new(vec![
+                Vec2::new(59.0, y0),
+                Vec2::new(61.0, y0),
+                Vec2::new(61.0, y1),
+                Vec2::new(59.0, y1),
+            ])
+            .expect("polygon"),
+        );
+    }
+    World::new(map, WorldSettings::default(), 3).expect("world")
+}
+
 /// Deepest overlap of any two units, a fraction of the sum of their radii.
 fn deepest_overlap(world: &World) -> f32 {
     let bodies: Vec<_> = world.units().map(|(_, u)| u.body).collect();
@@ -110,23 +131,7 @@ fn crossing_squads_take_turns_and_both_arrive() {
 /// column 36 m long, and arrives beyond it.
 #[test]
 fn a_formation_closes_up_into_ranks_for_a_narrow_gap() {
-    let mut map = Map {
-        max: Vec2::splat(120.0),
-        ..Map::default()
-    };
-    // A wall across x = 60 with a 5 m gap centred on y = 60.
-    for (y0, y1) in [(0.0, 57.5), (62.5, 120.0)] {
-        map.polygons.push(
-            PolygonObstacle::new(vec![
-                Vec2::new(59.0, y0),
-                Vec2::new(61.0, y0),
-                Vec2::new(61.0, y1),
-                Vec2::new(59.0, y1),
-            ])
-            .expect("polygon"),
-        );
-    }
-    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let mut world = walled(5.0);
     let f = squad(&mut world, 25, Vec2::new(30.0, 60.0), Vec2::new(95.0, 60.0));
     let mut widest_ranks = 0u16;
     let mut done = false;
@@ -159,23 +164,7 @@ fn a_formation_closes_up_into_ranks_for_a_narrow_gap() {
 /// 5 %.
 #[test]
 fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
-    let mut map = Map {
-        max: Vec2::splat(120.0),
-        ..Map::default()
-    };
-    // A wall across x = 60 with a 4 m gap centred on y = 60.
-    for (y0, y1) in [(0.0, 58.0), (62.0, 120.0)] {
-        map.polygons.push(
-            PolygonObstacle::new(vec![
-                Vec2::new(59.0, y0),
-                Vec2::new(61.0, y0),
-                Vec2::new(61.0, y1),
-                Vec2::new(59.0, y1),
-            ])
-            .expect("polygon"),
-        );
-    }
-    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let mut world = walled(4.0);
     let squads = [
         squad(&mut world, 16, Vec2::new(45.0, 75.0), Vec2::new(90.0, 75.0)),
         squad(&mut world, 16, Vec2::new(40.0, 60.0), Vec2::new(90.0, 60.0)),
