@@ -104,22 +104,10 @@ impl Strips {
         y: (f32, f32),
         mut visit: impl FnMut(u32, &RootEntry),
     ) {
-        let n = self.starts.len().saturating_sub(1);
-        if n == 0 || self.cells.is_empty() {
-            return;
-        }
-        let first = self.strip_of(y.0, n);
-        let last = self.strip_of(y.1, n);
-        for s in first..=last {
-            let strip = &self.cells[self.starts[s] as usize..self.starts[s + 1] as usize];
-            let lo = strip.partition_point(|c| c.0 < x.0);
-            let hi = strip.partition_point(|c| c.0 <= x.1).max(lo);
-            for &(_, i) in &strip[lo..hi] {
-                if let Some(e) = entries.get(i as usize) {
-                    visit(i, e);
-                }
-            }
-        }
+        self.any_indexed_in(entries, x, y, |i, e| {
+            visit(i, e);
+            false
+        });
     }
 
     /// Whether `found` holds for some root of [`Self::for_each_indexed_in`]'s: the roots are
