@@ -353,6 +353,49 @@ impl PenetrationSolver {
         any
     }
 
+    /// Separates the overlapping candidate pairs of the last [`Self::resolve`] that have a
+    /// held circle (see [`Self::separate_from_held`]) and overlap by more than `tolerance` of
+    /// the sum of their radii: a free circle moves out by the whole overlap, two held ones by
+    /// half of it each. Nothing becomes held. Meant to alternate with the static geometry
+    /// pushing each moved circle back out of walls: circles wedged between a wall and a held
+    /// circle then slide along the wall until they fit, which one pass of
+    /// [`Self::separate_from_held`] (whose moves the wall may undo) does not reach. Returns
+    /// whether any circle moved.
+    pub fn separate_near_held(
+        &self,
+        positions: &mut [Vec2],
+        radii: &[f32],
+        held: &[bool],
+        tolerance: f32,
+    ) -> bool {
+        let mut moved = false;
+        for &(i, j) in &self.candidates {
+            let (Some(&hi), Some(&hj)) = (held.get(i as usize), held.get(j as usize)) else {
+                continue;
+            };
+            if !(hi || hj) {
+                continue;
+            }
+            let Some((normal, depth)) = contact(positions, radii, i, j) else {
+                continue;
+            };
+            if !(depth > tolerance * (radius_of(radii, i) + radius_of(radii, j))) {
+                continue;
+            }
+            if hi && hj {
+                moved |= separate_pair(positions, radii, i, j) > 0.0;
+                continue;
+            }
+            // The normal points from `i` to `j`.
+            let (free, push) = if hi { (j, normal) } else { (i, -normal) };
+            if let Some(p) = positions.get_mut(free as usize) {
+                *p += push * depth;
+                moved = true;
+            }
+        }
+        moved
+    }
+
     /// [`Self::resolve`] on the positions and radii of `bodies` (copied through reusable
     /// scratch buffers; velocities are not changed).
     pub fn resolve_bodies(&mut self, bodies: &mut [Body], iterations: u32) -> ResolveStats {

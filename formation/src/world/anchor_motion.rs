@@ -66,15 +66,15 @@ impl World {
         if count > 0 { sum / count as f32 } else { 0.0 }
     }
 
-    /// Moves formation `id`'s anchor one tick; `stats` are its members' `(p_c, v_c, mean lag)`
-    /// (from the stage's member tallies).
+    /// Moves formation `id`'s anchor one tick; `stats` are what the stage's member tallies
+    /// found of its members.
     pub(super) fn move_anchor(
         &mut self,
         id: FormationId,
-        stats: (Option<Vec2>, Option<Vec2>, f32),
+        stats: super::tally::MemberStats,
         dt: f32,
     ) {
-        let (p_c, v_c, lag) = stats;
+        let (p_c, v_c, lag) = (stats.centre, stats.velocity, stats.lag);
         let lag = self.lag_of_reachable(id, lag);
         let leader = self.leader_of(id);
         // A single that lost sight of its path, and where it stands.
@@ -202,16 +202,16 @@ impl World {
                 let before = f.anchor.position;
                 let mut next = f.anchor.position + f.anchor.velocity * dt;
                 if f.settings.anchor_mode == AnchorMode::PseudoCharacter {
-                    if let Some((pc, vc)) = p_c.zip(v_c) {
+                    let centre = lead_centre(f.anchor.position, p_c, stats.behind);
+                    if let Some((pc, vc)) = centre.zip(v_c) {
                         let held = moving_anchor(pc, vc, f.settings.k_offset);
-                        let lead = next - held;
-                        if lead.length() > f.settings.leash && lead.dot(f.anchor.velocity) > 0.0 {
-                            next = held + lead.clamp_length_max(f.settings.leash);
-                            // Keep the anchor from jumping backwards.
-                            if (next - f.anchor.position).dot(f.anchor.velocity) < 0.0 {
-                                next = f.anchor.position;
-                            }
-                        }
+                        next = leashed(
+                            f.anchor.position,
+                            next,
+                            f.anchor.velocity,
+                            held,
+                            f.settings.leash,
+                        );
                     }
                 }
                 f.anchor.position = next;
@@ -437,3 +437,36 @@ pub(crate) fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
         .try_normalize()
         .unwrap_or(from)
 }
+
+/// The centre of a formation's members as its leash measures it: where their centre would be
+/// if their slot targets were laid around it as they are around the `anchor`, that is the
+/// anchor less `behind`, their mean lag vector (slot target less position); their plain
+/// centre `p_c` when none has a slot target. The plain centre lies off the anchor whenever the
+/// slot targets do not average to it (targets moved out of a lane or off a wall, stand-ins
+/// along a wall the formation follows), and a leash on it would hold the anchor back for good
+/// by that offset while the members stand on their slots.
+fn lead_centre(anchor: Vec2, p_c: Option<Vec2>, behind: Option<Vec2>) -> Option<Vec2> {
+    match behind {
+        Some(behind) => Some(anchor - behind),
+        None => p_c,
+    }
+}
+
+/// Where an anchor at `anchor` moving at `velocity` goes instead of `next` so as to lead
+/// `held` (its members' centre pushed on by their velocity) by at most `leash` along its way:
+/// pulled back to the leash's length, but never backwards (it then stays).
+fn leashed(anchor: Vec2, next: Vec2, velocity: Vec2, held: Vec2, leash: f32) -> Vec2 {
+    let lead = next - held;
+    if lead.length() > leash && lead.dot(velocity) > 0.0 {
+        let pulled = held + lead.clamp_length_max(leash);
+        // Keep the anchor from jumping backwards.
+        if (pulled - anchor).dot(velocity) < 0.0 {
+            return anchor;
+        }
+        return pulled;
+    }
+    next
+}
+
+#[cfg(test)]
+mod tests;

@@ -89,6 +89,8 @@ pub(super) fn resolve_constraints(
                 };
                 let (previous, zone) = (previous.get(i).copied(), zones.get(i));
                 *held = constrain_unit(body, previous, zone, terrain, position, near);
+                // The map's edge holds a unit back as a wall does.
+                *held |= keep_in_bounds(terrain, body, near);
             }
         },
     );
@@ -122,17 +124,20 @@ pub(super) fn resolve_constraints(
 }
 
 /// Keeps `body` inside the map's bounds: put back inside them, perhaps into a rock by the edge
-/// (a pinch narrower than the unit), it then goes to the nearest point where it fits.
-fn keep_in_bounds(terrain: &Terrain, body: &mut Body, near: &mut NearGeometry) {
+/// (a pinch narrower than the unit), it then goes to the nearest point where it fits. Returns
+/// whether it moved.
+fn keep_in_bounds(terrain: &Terrain, body: &mut Body, near: &mut NearGeometry) -> bool {
     let before = body.position;
     terrain.keep_in_bounds(body);
-    if body.position != before {
-        let reach = body.radius + 0.5;
-        terrain.geometry_near(body.position, reach, &mut near.obstacles, &mut near.walls);
-        if inside_any(body, &near.obstacles, &near.walls) {
-            body.position = terrain.push_out(body.position, body.radius);
-        }
+    if body.position == before {
+        return false;
     }
+    let reach = body.radius + 0.5;
+    terrain.geometry_near(body.position, reach, &mut near.obstacles, &mut near.walls);
+    if inside_any(body, &near.obstacles, &near.walls) {
+        body.position = terrain.push_out(body.position, body.radius);
+    }
+    true
 }
 
 /// Puts a unit (`body`, standing at `previous` before this tick's move, with its free `zone`)
@@ -186,35 +191,85 @@ fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     let positions = &mut frame.positions;
     positions.clear();
     positions.extend(frame.bodies.iter().map(|b| b.position));
-    if !solver.separate_from_held(positions, &frame.radii, &mut s.held, GIVE_WAY_PASSES) {
-        return;
+    if solver.separate_from_held(positions, &frame.radii, &mut s.held, GIVE_WAY_PASSES) {
+        // The units moved clear, each against the geometry on its own (on the pool's threads).
+        let UnitFrame {
+            bodies,
+            positions,
+            previous,
+            zones,
+            ..
+        } = &mut *frame;
+        constrain_moved(
+            bodies,
+            positions,
+            previous,
+            zones,
+            &mut s.held,
+            &mut s.chunk_near,
+            terrain,
+        );
     }
-    // The units moved clear, each against the geometry on its own (on the pool's threads).
-    let UnitFrame {
-        bodies,
-        positions,
-        previous,
-        zones,
-        ..
-    } = frame;
-    let (positions, previous, zones) = (&*positions, &*previous, &*zones);
-    for_each_unit_chunk(
-        bodies,
-        &mut s.held,
-        &mut s.chunk_near,
-        |first, bodies, _, near| {
-            for (k, body) in bodies.iter_mut().enumerate() {
-                let i = first + k;
-                match positions.get(i) {
-                    Some(&p) if p != body.position => {
-                        let (previous, zone) = (previous.get(i).copied(), zones.get(i));
-                        constrain_unit(body, previous, zone, terrain, p, near);
-                    }
-                    _ => {}
+    // A unit moved clear of a held one into a wall was pushed back towards it: the two are
+    // separated again and the walls applied again, so the pair slides along the wall until it
+    // fits (each round keeps the part of the separation the wall allows).
+    for _ in 0..SETTLE_ROUNDS {
+        let positions = &mut frame.positions;
+        positions.clear();
+        positions.extend(frame.bodies.iter().map(|b| b.position));
+        if !solver.separate_near_held(positions, &frame.radii, &s.held, SETTLE_TOLERANCE) {
+            break;
+        }
+        let UnitFrame {
+            bodies,
+            positions,
+            previous,
+            zones,
+            ..
+        } = &mut *frame;
+        constrain_moved(
+            bodies,
+            positions,
+            previous,
+            zones,
+            &mut s.held,
+            &mut s.chunk_near,
+            terrain,
+        );
+    }
+}
+
+/// Rounds of separating the units still overlapping held ones and applying the walls again.
+const SETTLE_ROUNDS: usize = 6;
+
+/// Overlap (fraction of the sum of the radii) below which a pair with a held unit is left.
+const SETTLE_TOLERANCE: f32 = 0.01;
+
+/// Applies the map's geometry to every unit whose `positions` entry differs from its body's
+/// position (it was moved clear of a held unit), putting it there first; a unit the geometry
+/// pushes back is held from then on.
+fn constrain_moved(
+    bodies: &mut [Body],
+    positions: &[Vec2],
+    previous: &[Vec2],
+    zones: &[FreeZone],
+    held: &mut [bool],
+    geometry: &mut Vec<NearGeometry>,
+    terrain: &Terrain,
+) {
+    for_each_unit_chunk(bodies, held, geometry, |first, bodies, held, near| {
+        for (k, (body, held)) in bodies.iter_mut().zip(held).enumerate() {
+            let i = first + k;
+            match positions.get(i) {
+                Some(&p) if p != body.position => {
+                    let (previous, zone) = (previous.get(i).copied(), zones.get(i));
+                    *held |= constrain_unit(body, previous, zone, terrain, p, near);
+                    *held |= keep_in_bounds(terrain, body, near);
                 }
+                _ => {}
             }
-        },
-    );
+        }
+    });
 }
 
 /// Whether `body` overlaps any of `obstacles` or `walls` (walls and the edges of polygons) by

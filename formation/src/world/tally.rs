@@ -28,6 +28,10 @@ const TALLY_SPAN: usize = 128;
 pub(crate) struct MemberTally {
     average: MemberAverage,
     lag: f32,
+    /// Sum over the members with a slot target of how far their slot targets lie ahead of
+    /// them (target less position), and how many those are.
+    behind: Vec2,
+    behind_count: u32,
     /// Slowest top speed in the subtree (0 for none).
     slowest: f32,
     /// Weakest acceleration in the subtree (0 for none).
@@ -48,15 +52,17 @@ pub(crate) struct MemberTally {
 }
 
 impl MemberTally {
-    /// `(p_c, v_c, mean lag)` of the members.
-    pub(super) fn stats(&self) -> (Option<Vec2>, Option<Vec2>, f32) {
+    /// What moving the anchor reads of the members: their centre, velocity, mean lag and
+    /// mean lag vector.
+    pub(super) fn stats(&self) -> MemberStats {
         let n = self.average.count();
         let mean = self.average.mean();
-        (
-            mean.map(|m| m.0),
-            mean.map(|m| m.1),
-            if n > 0 { self.lag / n as f32 } else { 0.0 },
-        )
+        MemberStats {
+            centre: mean.map(|m| m.0),
+            velocity: mean.map(|m| m.1),
+            lag: if n > 0 { self.lag / n as f32 } else { 0.0 },
+            behind: (self.behind_count > 0).then(|| self.behind / self.behind_count as f32),
+        }
     }
 
     /// Writes the subtree's slowest speed, weakest acceleration and extent into `f`.
@@ -67,6 +73,21 @@ impl MemberTally {
     }
 }
 
+/// What moving a formation's anchor reads of its members ([`MemberTally::stats`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MemberStats {
+    /// The members' mean position (`p_c`), when there are members.
+    pub(super) centre: Option<Vec2>,
+    /// Their mean velocity (`v_c`).
+    pub(super) velocity: Option<Vec2>,
+    /// Their mean distance from their slot targets.
+    pub(super) lag: f32,
+    /// How far their slot targets lie ahead of them on average (target less position), over
+    /// the members that have one: the anchor's own lead over its members, whatever the
+    /// slots' layout around it.
+    pub(super) behind: Option<Vec2>,
+}
+
 /// What a formation's tally reads of a sub-formation: its tally this tick (slowest speed,
 /// weakest acceleration, extent), its anchor and last tick's mean lag.
 struct Child {
@@ -75,6 +96,8 @@ struct Child {
     half_extent: Vec2,
     anchor: (Vec2, Vec2),
     mean_lag: f32,
+    /// Where its slot in this formation is, if it has one.
+    target: Option<Vec2>,
 }
 
 impl Child {
@@ -85,6 +108,7 @@ impl Child {
             half_extent: c.half_extent,
             anchor: (c.anchor.position, c.anchor.velocity),
             mean_lag: c.mean_lag,
+            target: c.target.map(|t| t.position),
         }
     }
 }
@@ -108,7 +132,10 @@ fn measure(
                     accel = accel.min(u.body.max_force / u.body.mass);
                     tally.average.add(u.body.position, u.body.velocity);
                     if let Some(t) = u.slot_target {
-                        tally.lag += (t.position - u.body.position).length();
+                        let ahead = t.position - u.body.position;
+                        tally.lag += ahead.length();
+                        tally.behind += ahead;
+                        tally.behind_count += 1;
                     }
                     u.body.radius
                 }
@@ -124,6 +151,10 @@ fn measure(
                         accel = accel.min(c.weakest);
                         tally.average.add(c.anchor.0, c.anchor.1);
                         tally.lag += c.mean_lag;
+                        if let Some(t) = c.target {
+                            tally.behind += t - c.anchor.0;
+                            tally.behind_count += 1;
+                        }
                     }
                     c.half_extent.max_element()
                 }

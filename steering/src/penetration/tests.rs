@@ -218,6 +218,45 @@ fn a_row_gives_way_to_a_held_circle() {
     assert_eq!(none, start);
 }
 
+/// Pairs with a held circle that overlap by more than the tolerance are separated: a free
+/// circle by the whole overlap, two held ones by half each; shallow overlaps, pairs without a
+/// held circle and apart pairs are left; nobody becomes held.
+#[test]
+fn pairs_near_held_circles_are_separated_again() {
+    let radii = [0.5; 6];
+    // Three pairs along +x, far apart: held-free, held-held, free-free.
+    let start = [
+        Vec2::ZERO,
+        Vec2::new(0.8, 0.0),
+        Vec2::new(10.0, 0.0),
+        Vec2::new(10.8, 0.0),
+        Vec2::new(20.0, 0.0),
+        Vec2::new(20.8, 0.0),
+    ];
+    let mut s = solver();
+    let mut pos = start;
+    s.resolve(&mut pos, &radii, 1);
+    assert_eq!(s.candidates(), &[(0, 1), (2, 3), (4, 5)]);
+    let held = [true, false, true, true, false, false];
+    let mut pos = start;
+    assert!(s.separate_near_held(&mut pos, &radii, &held, 0.01));
+    assert_eq!(pos[0], start[0]);
+    assert!(close(pos[1], Vec2::new(1.0, 0.0)), "{:?}", pos[1]);
+    assert!(close(pos[2], Vec2::new(9.9, 0.0)), "{:?}", pos[2]);
+    assert!(close(pos[3], Vec2::new(10.9, 0.0)), "{:?}", pos[3]);
+    assert_eq!(&pos[4..], &start[4..]);
+    // Overlaps within the tolerance (a tenth of the radii sum here) are left.
+    let mut shallow = start;
+    shallow[1] = Vec2::new(0.95, 0.0);
+    assert!(!s.separate_near_held(
+        &mut shallow,
+        &radii,
+        &[true, false, false, false, false, false],
+        0.1
+    ));
+    assert_eq!(shallow[1], Vec2::new(0.95, 0.0));
+}
+
 proptest! {
     #[test]
     fn skipping_unmoved_pairs_changes_nothing(
