@@ -111,10 +111,7 @@ impl RootIndex {
         let Some(me) = self.mover(a) else {
             return;
         };
-        self.for_each_track_near(a, me, |j| {
-            if j <= i {
-                return;
-            }
+        self.for_each_track_near(a, me, i.saturating_add(1), |j| {
             let Some(b) = self.entries.get(j as usize) else {
                 return;
             };

@@ -183,15 +183,24 @@ impl RootIndex {
         out.map(|(g, _)| g)
     }
 
-    /// Calls `visit` with the entry index of every mover whose track can meet the track of
-    /// mover `a` (whose mover is `me`): those whose boxes, each grown by its half-width, come
-    /// within the margin of `a`'s (and maybe a few more; `a` itself among them). Every mover
-    /// whose track [`Track::first_meeting`] finds meeting `a`'s, either way round, is visited.
-    pub(super) fn for_each_track_near(&self, a: &RootEntry, me: &Mover, visit: impl FnMut(u32)) {
+    /// Calls `visit` with the entry index (`from` or above) of every mover whose track can
+    /// meet the track of mover `a` (whose mover is `me`): those whose boxes, each grown by its
+    /// half-width, come within the margin of `a`'s (and maybe a few more; `a` itself among
+    /// them). Every mover whose track [`Track::first_meeting`] finds meeting `a`'s, either way
+    /// round, is visited (the test that starts it is the same both ways round, and this is a
+    /// superset of it).
+    pub(super) fn for_each_track_near(
+        &self,
+        a: &RootEntry,
+        me: &Mover,
+        from: u32,
+        visit: impl FnMut(u32),
+    ) {
         let (lo, hi) = me.reach_box(a);
         // Padded for rounding (a superset: `first_meeting` decides).
         let grow = MEET_MARGIN + 1e-4 * (MEET_MARGIN + lo.abs().max(hi.abs()).max_element()) + 1e-3;
-        self.tracks.for_each_near(a.root(), lo, hi, grow, visit);
+        self.tracks
+            .for_each_near(a.root(), (lo, hi), grow, from, visit);
     }
 
     /// Where the tracks of movers `a` (whose mover is `me`) and `b` (`other`) first meet,
