@@ -7,15 +7,15 @@
 //! each other is looked at once, from its end first among the entries, and the pairs that
 //! meet are kept, each under both of its movers. A mover's plan then reads its own pairs.
 //!
-//! The pairs are found in fixed chunks of the entries, each into its own buffer (on the
+//! The pairs are found in fixed chunks of the movers (in entry order), each into its own buffer (on the
 //! pool's threads with the `parallel` feature), then gathered in chunk order: the same pairs
 //! in the same order on any number of threads. The buffers are kept from tick to tick, so a
 //! warm tick allocates nothing.
 
 use super::root_index::{RootEntry, RootIndex};
 
-/// Entries per chunk of the search for meeting pairs.
-const ENTRIES_PER_CHUNK: usize = 64;
+/// Movers per chunk of the search for meeting pairs.
+const MOVERS_PER_CHUNK: usize = 64;
 
 /// Two movers whose tracks meet both ways round, as one chunk's search finds them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -43,14 +43,14 @@ pub(super) struct Seen {
 /// The buffers of the meeting pairs (see the module doc).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Meetings {
-    /// The chunks' bounds in the entries.
+    /// The chunks' bounds in the movers (`TrackGrid::movers`).
     bounds: Vec<u32>,
     /// Each chunk's pairs.
     chunks: Vec<Vec<Pair>>,
     /// The pairs of the root in place `r` among the roots are `seen[starts[r]..starts[r + 1]]`.
     starts: Vec<u32>,
     seen: Vec<Seen>,
-    /// One (empty) item per entry, the data the chunks are split over.
+    /// One (empty) item per mover, the data the chunks are split over.
     units: Vec<()>,
     /// The most pairs one chunk has found so far.
     most: usize,
@@ -67,9 +67,11 @@ impl RootIndex {
         m.starts.resize(roots + 1, 0);
         m.seen.clear();
         if self.exact {
-            let n = self.entries.len();
+            let movers = self.tracks.movers();
+            let n = movers.len();
             m.bounds.clear();
-            m.bounds.extend((0..n).step_by(ENTRIES_PER_CHUNK).map(|i| i as u32));
+            m.bounds
+                .extend((0..n).step_by(MOVERS_PER_CHUNK).map(|i| i as u32));
             m.bounds.push(n as u32);
             let chunks = m.bounds.len() - 1;
             if m.chunks.len() < chunks {
@@ -91,7 +93,7 @@ impl RootIndex {
                     let (Some(&start), Some(&end)) = (bounds.get(c), bounds.get(c + 1)) else {
                         return;
                     };
-                    for i in start..end {
+                    for &i in movers.get(start as usize..end as usize).unwrap_or(&[]) {
                         this.pairs_from(i, pairs);
                     }
                 },
@@ -145,6 +147,10 @@ impl Meetings {
     fn gather(&mut self, chunks: usize) {
         let chunks = self.chunks.get(..chunks).unwrap_or(&[]);
         self.most = chunks.iter().map(Vec::len).fold(self.most, usize::max);
+        if chunks.iter().all(Vec::is_empty) {
+            // No pairs: `starts` stays all zeros.
+            return;
+        }
         let roots = self.starts.len().saturating_sub(1);
         for p in chunks.iter().flatten() {
             for r in p.roots {

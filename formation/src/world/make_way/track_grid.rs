@@ -244,6 +244,11 @@ impl TrackGrid {
         }
     }
 
+    /// Every mover's entry index, in entry order.
+    pub(super) fn movers(&self) -> &[u32] {
+        &self.all
+    }
+
     /// The cells the box `lo`..`hi` covers (clamped to the grid; finite corners).
     fn range(&self, lo: Vec2, hi: Vec2) -> CellRange {
         let col = |v: f32, o: f32, cell: f32, n: u32| {
