@@ -192,3 +192,69 @@ impl Meetings {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::root_index::RootIndex;
+    use crate::army::{ArmySpec, build_army};
+    use crate::world::{MAX_STEP, WorldSettings};
+
+    /// In an army of small groups crossing each other's tracks, whom each mover gives way to
+    /// (and its speed) from the pairs found once equals the least cap of every other root
+    /// in its square, each pair's meetings found from its own end.
+    #[test]
+    fn pairs_found_once_give_what_every_pair_gives() {
+        let spec = ArmySpec {
+            units: 1200,
+            group_size: Some(4),
+            ..ArmySpec::default()
+        };
+        let mut world = build_army(&spec, WorldSettings::default())
+            .expect("army builds")
+            .world;
+        let (mut pairs, mut given) = (0, 0);
+        for tick in 0..30 {
+            world.step(MAX_STEP);
+            if tick % 10 != 9 {
+                continue;
+            }
+            let mut index = RootIndex::default();
+            index.update(&world.scratch.roots, &world.formations);
+            index.index_headings();
+            index.index_all();
+            index.cache_movers(&world.formations);
+            assert!(index.exact);
+            index.cache_meetings();
+            pairs += index.meetings.seen.len() / 2;
+            for a in &index.entries {
+                let pruned = index.give_way(a);
+                let Some(me) = index.mover(a) else {
+                    assert_eq!(pruned, None);
+                    continue;
+                };
+                let window = index.near_window(a.position, index.give_way_radius(a, me));
+                let mut every_pair: Option<(f32, u32, _)> = None;
+                for (i, b) in index.entries.iter().enumerate() {
+                    if !index.in_window(&window, b) {
+                        continue;
+                    }
+                    let rank = index.ranks[i];
+                    if let Some(speed) = index.cap_from(a, me, b) {
+                        if every_pair.is_none_or(|(s, k, _)| speed < s || (speed == s && rank < k))
+                        {
+                            every_pair = Some((speed, rank, b.id));
+                        }
+                    }
+                }
+                let key = |g: Option<(f32, _)>| g.map(|(s, id)| (f32::to_bits(s), id));
+                assert_eq!(
+                    key(pruned.map(|g| (g.speed, g.to))),
+                    key(every_pair.map(|(s, _, id)| (s, id)))
+                );
+                given += usize::from(pruned.is_some());
+            }
+        }
+        // The army's tracks do meet, and some movers give way.
+        assert!(pairs > 0 && given > 0, "{pairs} pairs, {given} giving way");
+    }
+}

@@ -134,14 +134,7 @@ impl RootIndex {
     /// Needs [`Self::cache_movers`] and [`Self::cache_meetings`].
     pub(super) fn give_way(&self, a: &RootEntry) -> Option<GiveWay> {
         let me = self.mover(a)?;
-        let reach = me.half_depth + (me.cruise * LOOK_AHEAD).max(MIN_AHEAD);
-        // Another's track lies within its own reach (at most the largest extent plus the
-        // fastest root's look-ahead) of its anchor.
-        let r = reach
-            + a.half_extent.y.abs()
-            + 2.0 * self.max_reach()
-            + (self.max_speed() * LOOK_AHEAD).max(MIN_AHEAD)
-            + MEET_MARGIN;
+        let r = self.give_way_radius(a, me);
         // The tightest cap, and the rank of the formation that sets it: the same whatever
         // order the caps come in (no two formations share a rank).
         let mut out: Option<(GiveWay, u32)> = None;
@@ -181,6 +174,19 @@ impl RootIndex {
             }
         }
         out.map(|(g, _)| g)
+    }
+
+    /// The half-side of the square round mover `a` (whose mover is `me`) whose formations
+    /// [`Self::give_way`] looks at.
+    pub(super) fn give_way_radius(&self, a: &RootEntry, me: &Mover) -> f32 {
+        let reach = me.half_depth + (me.cruise * LOOK_AHEAD).max(MIN_AHEAD);
+        // Another's track lies within its own reach (at most the largest extent plus the
+        // fastest root's look-ahead) of its anchor.
+        reach
+            + a.half_extent.y.abs()
+            + 2.0 * self.max_reach()
+            + (self.max_speed() * LOOK_AHEAD).max(MIN_AHEAD)
+            + MEET_MARGIN
     }
 
     /// Calls `visit` with the entry index (`from` or above) of every mover whose track can
@@ -224,7 +230,7 @@ impl RootIndex {
 
     /// The speed cap formation `b` sets mover `a` (whose mover is `me`) if `b` goes first at
     /// the first meeting of their tracks, `None` if it does not.
-    fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<f32> {
+    pub(super) fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<f32> {
         if b.id == a.id || !b.moving {
             return None;
         }
