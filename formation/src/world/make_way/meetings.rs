@@ -12,18 +12,21 @@
 //! in the same order on any number of threads. The buffers are kept from tick to tick, so a
 //! warm tick allocates nothing.
 
+use cohort_steering::capacity::ReserveTotal;
+
 use super::root_index::{RootEntry, RootIndex};
 
 /// Movers per chunk of the search for meeting pairs.
-const MOVERS_PER_CHUNK: usize = 64;
+const MOVERS_PER_CHUNK: usize = 128;
+/// Pairs per mover the buffers have room for from the start (more once more were found), so
+/// that the first meetings of a warm world allocate nothing.
+const PAIRS_PER_MOVER: usize = 4;
 
 /// Two movers whose tracks meet both ways round, as one chunk's search finds them.
 #[derive(Clone, Copy, Debug, Default)]
 struct Pair {
     /// The two movers' entry indices, the lower first.
     entries: [u32; 2],
-    /// The two movers' places among the roots.
-    roots: [u32; 2],
     /// Along each one's own track: the arc length of the first meeting and the distance
     /// [`super::track::Track::first_meeting`] found it within.
     along: [(f32, f32); 2],
@@ -79,9 +82,11 @@ impl RootIndex {
             }
             m.units.clear();
             m.units.resize(n, ());
-            // Room in every chunk for half as many pairs again as any chunk has found, so that
-            // a chunk finding more than ever before allocates nothing.
-            let room = m.most + m.most / 2;
+            m.seen.reserve_total_exact(2 * PAIRS_PER_MOVER * n);
+            // Room in every chunk for half as many pairs again as any chunk has found (and at
+            // least a few per mover), so that a chunk finding more than ever before allocates
+            // nothing.
+            let room = (m.most + m.most / 2).max(PAIRS_PER_MOVER * MOVERS_PER_CHUNK.min(n));
             let (this, bounds) = (&*self, &m.bounds);
             crate::world::par::for_each_span(
                 bounds,
@@ -89,7 +94,9 @@ impl RootIndex {
                 &mut m.chunks,
                 &|c, _, pairs: &mut Vec<Pair>| {
                     pairs.clear();
-                    pairs.reserve(room);
+                    if pairs.capacity() < room {
+                        pairs.reserve_total_exact(room + room / 2);
+                    }
                     let (Some(&start), Some(&end)) = (bounds.get(c), bounds.get(c + 1)) else {
                         return;
                     };
@@ -98,7 +105,7 @@ impl RootIndex {
                     }
                 },
             );
-            m.gather(chunks);
+            m.gather(chunks, &self.entries);
         }
         self.meetings = m;
     }
@@ -123,7 +130,6 @@ impl RootIndex {
             if let Some(along) = Self::pair_meeting(a, me, b, other) {
                 pairs.push(Pair {
                     entries: [i, j],
-                    roots: [a.root(), b.root()],
                     along,
                 });
             }
@@ -144,7 +150,8 @@ impl RootIndex {
 impl Meetings {
     /// Files the first `chunks` chunks' pairs under both of their movers' roots, in chunk
     /// order (`starts` cleared to the roots plus one).
-    fn gather(&mut self, chunks: usize) {
+    fn gather(&mut self, chunks: usize, entries: &[RootEntry]) {
+        let root_of = |e: u32| entries.get(e as usize).map(|e| e.root() as usize);
         let chunks = self.chunks.get(..chunks).unwrap_or(&[]);
         self.most = chunks.iter().map(Vec::len).fold(self.most, usize::max);
         if chunks.iter().all(Vec::is_empty) {
@@ -153,8 +160,8 @@ impl Meetings {
         }
         let roots = self.starts.len().saturating_sub(1);
         for p in chunks.iter().flatten() {
-            for r in p.roots {
-                if let Some(c) = self.starts.get_mut(r as usize + 1) {
+            for r in p.entries.map(root_of).into_iter().flatten() {
+                if let Some(c) = self.starts.get_mut(r + 1) {
                     *c += 1;
                 }
             }
@@ -165,13 +172,13 @@ impl Meetings {
         let total = self.starts[roots] as usize;
         // Headroom, so that a tick with a few more pairs than ever before allocates nothing.
         if self.seen.capacity() < total {
-            self.seen.reserve(total + total / 4);
+            self.seen.reserve_total_exact(total + total / 4);
         }
         self.seen.resize(total, Seen::default());
         // `starts[r]` is root r's cursor while filling, and ends as root r + 1's start.
         for p in chunks.iter().flatten() {
             for k in 0..2 {
-                let Some(c) = self.starts.get_mut(p.roots[k] as usize) else {
+                let Some(c) = root_of(p.entries[k]).and_then(|r| self.starts.get_mut(r)) else {
                     continue;
                 };
                 if let Some(s) = self.seen.get_mut(*c as usize) {
