@@ -7,10 +7,10 @@
 //! each other is looked at once, from its end first among the entries, and the pairs that
 //! meet are kept, each under both of its movers. A mover's plan then reads its own pairs.
 //!
-//! The pairs are found in fixed chunks of the movers (in entry order), each into its own buffer (on the
-//! pool's threads with the `parallel` feature), then gathered in chunk order: the same pairs
-//! in the same order on any number of threads. The buffers are kept from tick to tick, so a
-//! warm tick allocates nothing.
+//! The pairs are found in fixed chunks of the movers (in entry order), each into its own
+//! buffer (on the pool's threads with the `parallel` feature), then gathered in chunk order:
+//! the same pairs in the same order on any number of threads. The buffers are kept from tick
+//! to tick, with room for more pairs than ever found, so a warm tick allocates nothing.
 
 use cohort_steering::capacity::ReserveTotal;
 
