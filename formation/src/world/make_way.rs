@@ -28,6 +28,7 @@ use crate::formation::Member;
 
 mod following;
 mod keep_right;
+mod meetings;
 mod right_of_way;
 mod root_index;
 mod track;
@@ -83,6 +84,7 @@ impl World {
         index.index_headings();
         index.index_all();
         index.cache_movers(formations);
+        index.cache_meetings();
         // Each root's plan reads the index and the formations as they stand, and nothing
         // another root's plan writes: all plans first (on the pool's threads), then written.
         let mut plans = std::mem::take(&mut index.plans);

@@ -123,7 +123,7 @@ impl RootIndex {
     }
 
     /// Root `e`'s cached [`Mover`] (see [`Self::cache_movers`]).
-    fn mover(&self, e: &RootEntry) -> Option<&Mover> {
+    pub(super) fn mover(&self, e: &RootEntry) -> Option<&Mover> {
         self.movers_of.get(e.root() as usize)?.as_ref()
     }
 
@@ -131,89 +131,147 @@ impl RootIndex {
     /// the tightest of the caps every formation that goes before it sets (of equal caps, the
     /// first in [`Self::for_each_near`]'s order). Only formations whose anchors lie within
     /// its reach (its own look-ahead, the fastest root's and the largest extents) count.
-    /// Needs [`Self::cache_movers`].
+    /// Needs [`Self::cache_movers`] and [`Self::cache_meetings`].
     pub(super) fn give_way(&self, a: &RootEntry) -> Option<GiveWay> {
         let me = self.mover(a)?;
-        let reach = me.half_depth + (me.cruise * LOOK_AHEAD).max(MIN_AHEAD);
-        // Another's track lies within its own reach (at most the largest extent plus the
-        // fastest root's look-ahead) of its anchor.
-        let r = reach
-            + a.half_extent.y.abs()
-            + 2.0 * self.max_reach()
-            + (self.max_speed() * LOOK_AHEAD).max(MIN_AHEAD)
-            + MEET_MARGIN;
-        // The tightest cap, and the rank of the formation that sets it.
+        let r = self.give_way_radius(a, me);
+        // The tightest cap, and the rank of the formation that sets it: the same whatever
+        // order the caps come in (no two formations share a rank).
         let mut out: Option<(GiveWay, u32)> = None;
-        let mut consider = |b: &RootEntry, rank: u32| {
-            if let Some(speed) = self.cap_from(a, me, b) {
-                if out.is_none_or(|(g, k)| speed < g.speed || (speed == g.speed && rank < k)) {
-                    out = Some((GiveWay { to: b.id, speed }, rank));
-                }
+        let mut consider = |b: &RootEntry, rank: u32, speed: f32| {
+            if out.is_none_or(|(g, k)| speed < g.speed || (speed == g.speed && rank < k)) {
+                out = Some((GiveWay { to: b.id, speed }, rank));
             }
         };
         if !self.exact {
             // Visited in rank order.
             let mut rank = 0;
             self.for_each_near(a.position, r, |b| {
-                consider(b, rank);
+                if let Some(speed) = self.cap_from(a, me, b) {
+                    consider(b, rank, speed);
+                }
                 rank += 1;
             });
             return out.map(|(g, _)| g);
         }
-        // Only tracks whose boxes, each grown by its half-width, come within the margin of
-        // each other can meet: the grid finds those, and the window keeps the ones
+        // Only a formation whose track meets `a`'s and the other way round can go first:
+        // [`Self::cache_meetings`] found each such pair once; the window keeps the ones
         // `for_each_near` would visit.
         let window = self.near_window(a.position, r);
+        for seen in self.meetings_of(a) {
+            let i = seen.other as usize;
+            let (Some(b), Some(&rank)) = (self.entries.get(i), self.ranks.get(i)) else {
+                continue;
+            };
+            if !self.in_window(&window, b) {
+                continue;
+            }
+            let Some(other) = self.mover(b) else {
+                continue;
+            };
+            if let Some(speed) = cap(a, me, seen.own, b, other, seen.theirs) {
+                consider(b, rank, speed);
+            }
+        }
+        out.map(|(g, _)| g)
+    }
+
+    /// The half-side of the square round mover `a` (whose mover is `me`) whose formations
+    /// [`Self::give_way`] looks at.
+    pub(super) fn give_way_radius(&self, a: &RootEntry, me: &Mover) -> f32 {
+        let reach = me.half_depth + (me.cruise * LOOK_AHEAD).max(MIN_AHEAD);
+        // Another's track lies within its own reach (at most the largest extent plus the
+        // fastest root's look-ahead) of its anchor.
+        reach
+            + a.half_extent.y.abs()
+            + 2.0 * self.max_reach()
+            + (self.max_speed() * LOOK_AHEAD).max(MIN_AHEAD)
+            + MEET_MARGIN
+    }
+
+    /// Calls `visit` with the entry index (`from` or above) of every mover whose track can
+    /// meet the track of mover `a` (whose mover is `me`): those whose boxes, each grown by its
+    /// half-width, come within the margin of `a`'s (and maybe a few more; `a` itself among
+    /// them). Every mover whose track [`Track::first_meeting`] finds meeting `a`'s, either way
+    /// round, is visited (the test that starts it is the same both ways round, and this is a
+    /// superset of it).
+    pub(super) fn for_each_track_near(
+        &self,
+        a: &RootEntry,
+        me: &Mover,
+        from: u32,
+        visit: impl FnMut(u32),
+    ) {
         let (lo, hi) = me.reach_box(a);
         // Padded for rounding (a superset: `first_meeting` decides).
         let grow = MEET_MARGIN + 1e-4 * (MEET_MARGIN + lo.abs().max(hi.abs()).max_element()) + 1e-3;
-        let entries = &self.entries;
-        self.tracks.for_each_near(a.root(), lo, hi, grow, |i| {
-            let (Some(b), Some(&rank)) = (entries.get(i as usize), self.ranks.get(i as usize))
-            else {
-                return;
-            };
-            if self.in_window(&window, b) {
-                consider(b, rank);
-            }
-        });
-        out.map(|(g, _)| g)
+        self.tracks
+            .for_each_near(a.root(), (lo, hi), grow, from, visit);
+    }
+
+    /// Where the tracks of movers `a` (whose mover is `me`) and `b` (`other`) first meet,
+    /// each along its own ([`Track::first_meeting`], `a`'s first), if they meet both ways
+    /// round: what [`Self::give_way`] needs of the pair from either end.
+    pub(super) fn pair_meeting(
+        a: &RootEntry,
+        me: &Mover,
+        b: &RootEntry,
+        other: &Mover,
+    ) -> Option<[(f32, f32); 2]> {
+        let (own, theirs) = (a.half_extent.y.abs(), b.half_extent.y.abs());
+        let along_a = me
+            .track
+            .first_meeting(&other.track, own, theirs, MEET_MARGIN)?;
+        let along_b = other
+            .track
+            .first_meeting(&me.track, theirs, own, MEET_MARGIN)?;
+        Some([along_a, along_b])
     }
 
     /// The speed cap formation `b` sets mover `a` (whose mover is `me`) if `b` goes first at
     /// the first meeting of their tracks, `None` if it does not.
-    fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<f32> {
+    pub(super) fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<f32> {
         if b.id == a.id || !b.moving {
             return None;
         }
         let other = self.mover(b)?;
-        let (own, theirs) = (a.half_extent.y.abs(), b.half_extent.y.abs());
-        let d = own + theirs + MEET_MARGIN;
-        let (sa, _) = me
-            .track
-            .first_meeting(&other.track, own, theirs, MEET_MARGIN)?;
-        let (sb, db) = other
-            .track
-            .first_meeting(&me.track, theirs, own, MEET_MARGIN)?;
-        // Each in the other's way ahead: one route walked both ways (passing's business,
-        // and stopping on it would stand in the other's way).
-        if other.track.ahead_passes(a.position, d) && me.track.ahead_passes(b.position, d) {
-            return None;
-        }
-        let (ta, tb) = (me.eta(sa), other.eta(sb));
-        // Already at the meeting: no stopping there.
-        if ta <= 0.0 {
-            return None;
-        }
-        let first = tb < ta || (tb == ta && b.id < a.id);
-        if !first {
-            return None;
-        }
-        // Seconds until the other's rear clears the meeting (its band is about `2 db`
-        // long), at its cruise speed; the front comes to its stop line no sooner, so a
-        // formation that is early slows instead of stopping.
-        let clear = (sb + other.half_depth + 2.0 * db) / other.cruise.max(0.01);
-        let gap = sa - me.half_depth - STOP_GAP;
-        Some((gap / clear.max(STOP_TIME)).max(0.0))
+        let [(sa, _), along_b] = Self::pair_meeting(a, me, b, other)?;
+        cap(a, me, sa, b, other, along_b)
     }
+}
+
+/// The speed cap mover `b` (whose mover is `other`) sets mover `a` (`me`) if `b` goes first
+/// where their tracks first meet, `None` if it does not: `sa` is the meeting's arc length
+/// along `a`'s track, `along_b` the arc length and distance of [`Track::first_meeting`]
+/// along `b`'s.
+fn cap(
+    a: &RootEntry,
+    me: &Mover,
+    sa: f32,
+    b: &RootEntry,
+    other: &Mover,
+    along_b: (f32, f32),
+) -> Option<f32> {
+    let (sb, db) = along_b;
+    let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
+    // Each in the other's way ahead: one route walked both ways (passing's business,
+    // and stopping on it would stand in the other's way).
+    if other.track.ahead_passes(a.position, d) && me.track.ahead_passes(b.position, d) {
+        return None;
+    }
+    let (ta, tb) = (me.eta(sa), other.eta(sb));
+    // Already at the meeting: no stopping there.
+    if ta <= 0.0 {
+        return None;
+    }
+    let first = tb < ta || (tb == ta && b.id < a.id);
+    if !first {
+        return None;
+    }
+    // Seconds until the other's rear clears the meeting (its band is about `2 db`
+    // long), at its cruise speed; the front comes to its stop line no sooner, so a
+    // formation that is early slows instead of stopping.
+    let clear = (sb + other.half_depth + 2.0 * db) / other.cruise.max(0.01);
+    let gap = sa - me.half_depth - STOP_GAP;
+    Some((gap / clear.max(STOP_TIME)).max(0.0))
 }

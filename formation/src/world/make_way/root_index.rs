@@ -135,6 +135,8 @@ pub(crate) struct RootIndex {
     pub(super) ranks: Vec<u32>,
     /// Whether [`Self::in_window`] is exact this tick (built with `movers_of`).
     pub(super) exact: bool,
+    /// The pairs of movers whose tracks meet (built by [`Self::cache_meetings`]).
+    pub(super) meetings: super::meetings::Meetings,
     /// Largest half-extent length among the roots.
     max_reach: f32,
     /// Largest anchor speed among the roots.

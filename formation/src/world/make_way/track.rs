@@ -156,9 +156,6 @@ impl Track {
                 continue;
             }
             let mut best: Option<(f32, f32)> = None;
-            // The stretch of this leg a meeting on a later leg of `other` must lie on to come
-            // first (all of it until one is found).
-            let mut before = a1;
             for j in 1..other.len {
                 let (b0, b1) = (other.points[j - 1], other.points[j]);
                 if alo.cmpgt(b0.max(b1)).any() || b0.min(b1).cmpgt(ahi).any() {
@@ -170,15 +167,9 @@ impl Track {
                     continue;
                 }
                 let d = theirs + margin + own * cos.abs();
-                // The searches cannot find a point of the stretch within `d` of a leg that
-                // lies further away along some axis.
-                if apart((a0, before, dir_a), (b0, b1, dir_b), d) {
-                    continue;
-                }
                 if let Some(t) = first_within(a0, a1, b0, b1, d) {
                     if best.is_none_or(|(bt, _)| t < bt) {
                         best = Some((t, d));
-                        before = a0.lerp(a1, t);
                         // Nothing comes before the leg's start.
                         if t == 0.0 {
                             break;
@@ -249,35 +240,6 @@ impl Cone {
         g < c - CONE_SLACK && g * c + sg * s < HEAD_ON_COS - CONE_SLACK
     }
 }
-
-/// Whether segments `a` and `b` (each its ends and its unit direction, zero for none) lie
-/// further than `d` apart, with room for rounding to spare, along one of the axes along and
-/// across either: then no computed distance between a point of one and the other is below
-/// `d`. (The gap between the two along any unit axis is at most their distance.)
-fn apart(a: (Vec2, Vec2, Vec2), b: (Vec2, Vec2, Vec2), d: f32) -> bool {
-    let (a0, a1, dir_a) = a;
-    let (b0, b1, dir_b) = b;
-    let size = a0
-        .abs()
-        .max(a1.abs())
-        .max(b0.abs())
-        .max(b1.abs())
-        .max_element();
-    let need = d + APART_SLACK * (1.0 + d + size);
-    if !need.is_finite() {
-        return false;
-    }
-    [dir_a, dir_b, dir_a.perp(), dir_b.perp()]
-        .into_iter()
-        .any(|axis| {
-            let (pa0, pa1, pb0, pb1) = (a0.dot(axis), a1.dot(axis), b0.dot(axis), b1.dot(axis));
-            pb0.min(pb1) - pa0.max(pa1) > need || pa0.min(pa1) - pb0.max(pb1) > need
-        })
-}
-
-/// Room for rounding in [`apart`], relative to the distance and the coordinates: far more
-/// than the rounding of a distance computed from them.
-const APART_SLACK: f32 = 1e-4;
 
 /// Distance from `p` to the segment `b0 b1`.
 fn to_segment(p: Vec2, b0: Vec2, b1: Vec2) -> f32 {

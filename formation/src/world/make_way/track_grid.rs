@@ -194,23 +194,26 @@ impl TrackGrid {
         self.starts[0] = 0;
     }
 
-    /// Calls `visit` with the entry index of every mover whose box comes within `grow` of
-    /// the box `lo`..`hi` (root `root`'s, as it was built), and maybe a few more, each once;
-    /// root `root` itself among them. Visits every mover when `root`'s box is kept apart or
-    /// not in the grid, or `grow` is not finite.
+    /// Calls `visit` with the entry index (`from` or above) of every mover whose box comes
+    /// within `grow` of the box `lo`..`hi` (root `root`'s, as it was built), and maybe a few
+    /// more, each once; root `root` itself among them if its entry index is. Visits every
+    /// mover from `from` on when `root`'s box is kept apart or not in the grid, or `grow` is
+    /// not finite.
     pub(super) fn for_each_near(
         &self,
         root: u32,
-        lo: Vec2,
-        hi: Vec2,
+        (lo, hi): (Vec2, Vec2),
         grow: f32,
+        from: u32,
         mut visit: impl FnMut(u32),
     ) {
         let own = self.places.get(root as usize).copied().unwrap_or_default();
         let (lo, hi) = (lo - Vec2::splat(grow), hi + Vec2::splat(grow));
         if !(matches!(own, Place::Cells(_)) && lo.is_finite() && hi.is_finite()) {
             for &e in &self.all {
-                visit(e);
+                if e >= from {
+                    visit(e);
+                }
             }
             return;
         }
@@ -223,7 +226,8 @@ impl TrackGrid {
                 };
                 for b in self.items.get(s as usize..e as usize).unwrap_or(&[]) {
                     // The boxes overlap, in the first cell both cover (each pair once).
-                    if b.lo.cmple(hi).all()
+                    if b.entry >= from
+                        && b.lo.cmple(hi).all()
                         && lo.cmple(b.hi).all()
                         && x == q.x0.max(b.x0)
                         && y == q.y0.max(b.y0)
@@ -234,8 +238,15 @@ impl TrackGrid {
             }
         }
         for &e in &self.apart {
-            visit(e);
+            if e >= from {
+                visit(e);
+            }
         }
+    }
+
+    /// Every mover's entry index, in entry order.
+    pub(super) fn movers(&self) -> &[u32] {
+        &self.all
     }
 
     /// The cells the box `lo`..`hi` covers (clamped to the grid; finite corners).
@@ -279,8 +290,9 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
-        /// A query visits every box that comes within `grow` of its own, each once; boxes far
-        /// apart, long ones kept apart and ones that are not finite included.
+        /// A query visits every box from entry `from` on that comes within `grow` of its own,
+        /// each once, and none before `from`; boxes far apart, long ones kept apart and ones
+        /// that are not finite included.
         #[test]
         fn queries_visit_every_overlapping_box_once(
             boxes in prop::collection::vec(
@@ -288,6 +300,7 @@ mod tests {
                 1..60,
             ),
             grow in 0.0f32..5.0,
+            from in 0u32..30,
         ) {
             let boxes: Vec<TrackBox> = boxes
                 .iter()
@@ -303,12 +316,14 @@ mod tests {
             grid.build(boxes.len(), boxes.iter().copied());
             for a in &boxes {
                 let mut seen = vec![0u32; boxes.len()];
-                grid.for_each_near(a.root, a.lo, a.hi, grow, |e| seen[e as usize] += 1);
+                grid.for_each_near(a.root, (a.lo, a.hi), grow, from, |e| seen[e as usize] += 1);
                 for b in &boxes {
                     let apart = (a.lo - Vec2::splat(grow)).cmpgt(b.hi).any()
                         || (b.lo - Vec2::splat(grow)).cmpgt(a.hi).any();
                     prop_assert!(seen[b.entry as usize] <= 1);
-                    if !apart || !finite_box(a) || !finite_box(b) {
+                    if b.entry < from {
+                        prop_assert_eq!(seen[b.entry as usize], 0);
+                    } else if !apart || !finite_box(a) || !finite_box(b) {
                         prop_assert_eq!(seen[b.entry as usize], 1, "{:?} {:?}", a, b);
                     }
                 }
