@@ -142,6 +142,10 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) runs: Option<&'a GroupRuns>,
     /// Largest radius and top speed of any unit.
     pub(super) limits: (f32, f32),
+    /// Per unit: where it steers to (its slot or detour point) and at what velocity.
+    pub(super) goals: &'a [(Vec2, Vec2)],
+    /// Per unit: what its goal is (whether its slot stands still: see [`Self::strays`]).
+    pub(super) headings: &'a [super::separation::Heading],
 }
 
 /// A unit's own buffers for its avoidance (one set per thread).
@@ -185,7 +189,35 @@ const SHARE: f32 = 0.5;
 /// A group shared by no two units (a unit of no formation).
 pub(crate) const NO_GROUP: u32 = u32::MAX;
 
+/// Distance (metres) from its standing slot beyond which a unit walking to it counts as
+/// straying (see [`AvoidanceInput::strays`]).
+const STRAY_DISTANCE: f32 = 2.0;
+
+/// Fraction of its top speed a stray walks at (slow enough for the standing units it passes
+/// to step aside in time).
+const STRAY_SPEED: f32 = 0.5;
+
 impl AvoidanceInput<'_> {
+    /// Whether unit `i` strays: it walks to a slot that stands still, more than
+    /// [`STRAY_DISTANCE`] away (a member that ended beyond another formation's standing box,
+    /// or was pushed far off its place). Like a single opening a lane, it walks through the
+    /// units of standing formations, which take all of the avoidance between them and step
+    /// aside: standing formations close around it otherwise, and it stays outside its own
+    /// for good.
+    pub(super) fn strays(&self, i: usize) -> bool {
+        let (Some(&(goal, _)), Some(&heading), Some(&at)) = (
+            self.goals.get(i),
+            self.headings.get(i),
+            self.positions.get(i),
+        ) else {
+            return false;
+        };
+        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        heading == super::separation::Heading::StillSlot
+            && (goal - at).length_squared() > STRAY_DISTANCE * STRAY_DISTANCE
+            && self.runs.is_some_and(|r| r.size_of(group) > 1)
+    }
+
     /// Whether unit `i`'s top-level formation is near another one this tick.
     pub(super) fn in_traffic(&self, i: usize) -> bool {
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
@@ -226,7 +258,16 @@ impl AvoidanceInput<'_> {
                 .unwrap_or(LaneOpener::No)
         };
         let opens_lane = |g: u32| opener(g) != LaneOpener::No;
-        let mover = opens_lane(group);
+        let strays = self.strays(i);
+        let mover = opens_lane(group) || strays;
+        // A straying unit prefers its way to its slot at [`STRAY_SPEED`], whatever the crowd
+        // around it pushes (separation would cancel its arrive and leave it standing).
+        let preferred = match (strays, self.goals.get(i)) {
+            (true, Some(&(goal, _))) => {
+                (goal - start).clamp_length_max(STRAY_SPEED * body.max_speed)
+            }
+            _ => preferred,
+        };
         let (max_radius, fastest) = self.limits;
         let horizon = self.params.time_horizon;
         let touch = body.radius + max_radius;
@@ -272,7 +313,11 @@ impl AvoidanceInput<'_> {
         // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
         // the choice only among other units.
         if nearest.is_empty() {
-            return None;
+            // A straying unit takes its way even so (the standing units it passes step
+            // aside), within the walls near it.
+            if !strays || near_walls.is_empty() {
+                return strays.then_some((preferred, None));
+            }
         }
         let speed = preferred.length();
         let heading = if speed > 1e-6 {
@@ -305,7 +350,8 @@ impl AvoidanceInput<'_> {
         // of its lane, and share the avoidance of its units.)
         let share_of = |j: usize| {
             let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
-            if !mover && group != NO_GROUP && opener(other) == LaneOpener::Single {
+            let single = opener(other) == LaneOpener::Single || (other != group && self.strays(j));
+            if !mover && group != NO_GROUP && single {
                 1.0
             } else {
                 SHARE
@@ -349,7 +395,7 @@ impl AvoidanceInput<'_> {
             preferred
         };
         if quiet && tilt == 0.0 && near_walls.is_empty() {
-            return None;
+            return strays.then_some((preferred, None));
         }
         neighbours.clear();
         neighbours.extend(nearest.iter().filter_map(|&(_, j)| {
@@ -400,7 +446,7 @@ impl AvoidanceInput<'_> {
                 to: w.to,
             }),
         });
-        if out.binding.is_none() && tilt == 0.0 {
+        if out.binding.is_none() && tilt == 0.0 && !strays {
             return None;
         }
         Some((out.velocity, binding))

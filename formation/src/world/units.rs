@@ -186,6 +186,8 @@ pub(super) fn steer_units(
         ids,
         runs: Some(&*group_runs),
         limits: (max_radius, fastest),
+        goals,
+        headings,
     });
     let ctx = SteerContext {
         terrain,

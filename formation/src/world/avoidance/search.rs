@@ -75,6 +75,11 @@ impl GroupRuns {
         self.valid = true;
     }
 
+    /// How many units group `g` has (0 for none or for [`NO_GROUP`]).
+    pub(crate) fn size_of(&self, g: u32) -> u32 {
+        self.sizes.get(g as usize).copied().unwrap_or(0)
+    }
+
     /// Forgets the runs (the grid was not rebuilt this tick).
     pub(crate) fn invalidate(&mut self) {
         self.valid = false;

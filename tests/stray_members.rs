@@ -1,0 +1,93 @@
+//! A member left beyond another formation's standing box (pushed there in a crowd, or ending
+//! on the wrong side of a neighbour at the goal) walks through that box to its own slot: the
+//! standing units step aside for it, as for a single opening a lane.
+
+use cohort::formation::pattern::{Pattern, PatternKind};
+use cohort::formation::{FormationSpec, Member, Order, UnitId, World, WorldSettings};
+use cohort::pathing::Map;
+use cohort::steering::{Body, Vec2};
+
+const DT: f32 = 0.1;
+const RADIUS: f32 = 0.5;
+
+/// Adds a box formation of the units at `at`, facing +x, at rest there; returns its units.
+fn squad(
+    world: &mut World,
+    centre: Vec2,
+    at: &[Vec2],
+) -> (cohort::formation::FormationId, Vec<UnitId>) {
+    let spec = FormationSpec {
+        pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
+        ..FormationSpec::default()
+    };
+    let f = world
+        .add_formation(spec, None, centre, Vec2::X)
+        .expect("formation");
+    let units = at
+        .iter()
+        .map(|&p| {
+            let u = world
+                .add_unit(Body::new(p, RADIUS, 1.3, 3.0).expect("body"))
+                .expect("unit");
+            world.add_member(f, Member::Unit(u)).expect("member");
+            u
+        })
+        .collect();
+    (f, units)
+}
+
+/// A block of `side` × `side` points `spacing` apart centred on `centre`.
+fn block(centre: Vec2, side: usize, spacing: f32) -> Vec<Vec2> {
+    let half = (side as f32 - 1.0) * 0.5 * spacing;
+    (0..side * side)
+        .map(|k| {
+            centre + Vec2::new((k % side) as f32, (k / side) as f32) * spacing - Vec2::splat(half)
+        })
+        .collect()
+}
+
+#[test]
+fn a_member_beyond_a_standing_box_walks_through_it_to_its_slot() {
+    let map = Map {
+        max: Vec2::new(100.0, 60.0),
+        ..Map::default()
+    };
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    // A standing squad of 49 at (50, 30), packed at 1.5 m.
+    let (wall, _) = squad(
+        &mut world,
+        Vec2::new(50.0, 30.0),
+        &block(Vec2::new(50.0, 30.0), 7, 1.5),
+    );
+    world
+        .order(wall, Order::move_to(Vec2::new(50.0, 30.0)))
+        .expect("order");
+    // A squad of 9 west of it; one of its members stands just east of the standing box.
+    let mut mine = block(Vec2::new(35.0, 30.0), 3, 1.5);
+    mine[4] = Vec2::new(55.8, 30.2);
+    let (f, units) = squad(&mut world, Vec2::new(35.0, 30.0), &mine);
+    world
+        .order(f, Order::move_to(Vec2::new(35.0, 30.0)))
+        .expect("order");
+    let stray = units[4];
+    let mut deepest: f32 = 0.0;
+    let mut arrived_at = None;
+    for tick in 0..1200 {
+        world.step(DT);
+        let at: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
+        for (i, a) in at.iter().enumerate() {
+            for b in &at[i + 1..] {
+                deepest = deepest.max(1.0 - (*a - *b).length() / (2.0 * RADIUS));
+            }
+        }
+        if arrived_at.is_none() && units.iter().all(|&u| world.unit_arrived(u)) {
+            arrived_at = Some(tick as f32 * DT);
+        }
+    }
+    let p = world.unit(stray).expect("alive").body.position;
+    assert!(
+        arrived_at.is_some_and(|t| t < 60.0),
+        "the stray's squad arrived at {arrived_at:?}; the stray stands at {p}"
+    );
+    assert!(deepest <= 0.05, "deepest overlap {deepest}");
+}
