@@ -72,6 +72,29 @@ where
     out.extend(items.iter().map(f));
 }
 
+/// Fills `out` with `f(k)` for every `k` in `0..n`, in order: on the pool's threads when `n`
+/// is at least `min` and there is more than one thread, else in a plain loop ([`map_into`]
+/// over indices).
+pub(super) fn map_indexed_into<U, F>(n: usize, out: &mut Vec<U>, min: usize, f: F)
+where
+    U: Send,
+    F: Fn(usize) -> U + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    if split(n, min) {
+        use rayon::prelude::*;
+        (0..n)
+            .into_par_iter()
+            .with_min_len(min.max(1))
+            .map(f)
+            .collect_into_vec(out);
+        return;
+    }
+    let _ = min;
+    out.clear();
+    out.extend((0..n).map(f));
+}
+
 /// Calls `f(span, part, scratch)` for every span `c` of `data` given by `bounds` (span `c` is
 /// `bounds[c]..bounds[c + 1]`, offsets from `bounds[0]`, which is where `data` starts), with
 /// `part` that span of `data` and `scratch[c]` its own scratch: the spans split in halves on
@@ -177,5 +200,80 @@ where
         .enumerate()
     {
         f(c * UNIT_CHUNK, a, b, s);
+    }
+}
+
+/// A buffer kept between ticks for a vector of references into the world (its records, one
+/// per unit or formation, borrowed for one stage): the vector lives only while the borrow
+/// does, and its buffer comes back here empty. `S` is a plain type of the references' size
+/// and alignment (`usize` for one reference, `[usize; 2]` for a pair), so that a warm stage
+/// takes its vector's buffer without allocating (see [`RefRoom::take`]).
+pub(crate) struct RefRoom<S>(Vec<S>);
+
+impl<S> Default for RefRoom<S> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<S> RefRoom<S> {
+    /// An empty vector on this room's buffer. The standard library collects a vector's
+    /// `into_iter` back into a vector in place when the two element types have the same size
+    /// and alignment, so this moves no memory and allocates nothing; with other layouts it
+    /// would give an empty vector without a buffer (still correct, but allocating later).
+    pub(crate) fn take<U>(&mut self) -> Vec<U> {
+        recycle(std::mem::take(&mut self.0))
+    }
+
+    /// Gives `refs`' buffer back, emptied, for the next [`RefRoom::take`].
+    pub(crate) fn put_back<U>(&mut self, refs: Vec<U>) {
+        self.0 = recycle(refs);
+    }
+
+    /// Elements the buffer has room for.
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        self.0.capacity()
+    }
+}
+
+/// `v` emptied, as a vector of `U` on the same buffer (see [`RefRoom::take`]).
+fn recycle<T, U>(mut v: Vec<T>) -> Vec<U> {
+    v.clear();
+    v.into_iter().filter_map(|_| None).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ref_room_keeps_its_buffer_across_borrows() {
+        let mut room = RefRoom::<usize>::default();
+        let mut values = vec![0u32; 100];
+        let mut refs: Vec<&mut u32> = room.take();
+        refs.extend(values.iter_mut());
+        let room_for = refs.capacity();
+        let at = refs.as_ptr() as usize;
+        room.put_back(refs);
+        assert_eq!(room.capacity(), room_for);
+        let refs: Vec<&mut u32> = room.take();
+        assert!(refs.is_empty());
+        assert_eq!(refs.capacity(), room_for);
+        assert_eq!(refs.as_ptr() as usize, at, "the same buffer");
+        room.put_back(refs);
+        let mut pairs = RefRoom::<[usize; 2]>::default();
+        let mut more = vec![0u8; 10];
+        let mut p: Vec<(Option<&mut u32>, Option<&mut u8>)> = pairs.take();
+        p.extend(
+            values
+                .iter_mut()
+                .zip(more.iter_mut())
+                .map(|(a, b)| (Some(a), Some(b))),
+        );
+        let room_for = p.capacity();
+        pairs.put_back(p);
+        let p: Vec<(Option<&mut u32>, Option<&mut u8>)> = pairs.take();
+        assert_eq!(p.capacity(), room_for);
     }
 }

@@ -40,6 +40,8 @@ pub(crate) struct Scratch {
     pub(crate) near_walls: Vec<Wall>,
     /// The constraint stage's geometry buffers, one per chunk of units (see `world/par.rs`).
     pub(crate) chunk_near: Vec<super::constraints::NearGeometry>,
+    /// The write-back's buffer of the units' records (see `world/constraints.rs`).
+    pub(crate) unit_records: super::par::RefRoom<[usize; 2]>,
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
     /// between ticks so that a warm stage allocates nothing.
     #[cfg(feature = "parallel")]
@@ -72,6 +74,9 @@ pub(crate) struct Scratch {
     pub(crate) tally_bounds: Vec<u32>,
     /// One (empty) scratch entry per span of the tally.
     pub(crate) tally_units: Vec<()>,
+    /// Per formation in `order`: whether some of its slot targets may lie in an obstacle
+    /// (see `world/stand_ins.rs`).
+    pub(crate) stand_in_blocked: Vec<bool>,
     /// The top-level formations by position, for make way and passing.
     pub(crate) roots_index: super::make_way::RootIndex,
     pub(crate) path: cohort_pathing::SearchScratch,
