@@ -9,10 +9,8 @@ use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 use super::free_zone::FreeZone;
 use super::gather::UnitFrame;
 use super::par::for_each_unit_chunk;
-use super::unit_store::{UnitMotion, UnitStore};
+use super::unit_store::UnitStore;
 use super::{Scratch, Terrain, WorldSettings};
-use crate::ids::UnitId;
-use cohort_steering::locomotion::HeadingSmoother;
 
 /// The map's geometry near one unit, found by a query (one pair of buffers per chunk of units,
 /// kept between ticks).
@@ -97,110 +95,30 @@ pub(super) fn resolve_constraints(
     if scratch.held.contains(&true) {
         give_way_to_held(scratch, frame, terrain);
     }
-    write_back_all(units, terrain, scratch, frame, dt);
-}
-
-/// Back inside the map's bounds; headings; the bodies written back to the units. On several
-/// threads each unit's record and heading smoother are first found by one walk of the units
-/// in key order (the units' slot maps cannot be split between threads), then written in
-/// chunks on the pool's threads; on one thread (where that walk would be paid for nothing)
-/// each is looked up as it is written. Each unit's write-back reads and writes that unit
-/// alone, so both give the same bits.
-fn write_back_all(
-    units: &mut UnitStore,
-    terrain: &Terrain,
-    scratch: &mut Scratch,
-    frame: &mut UnitFrame,
-    dt: f32,
-) {
-    let n = frame.bodies.len().min(frame.ids.len());
+    // Back inside the map's bounds; headings; the bodies written back to the units, in key
+    // order (one walk of the units' slot map, which threads cannot share out).
     if scratch.chunk_near.is_empty() {
         scratch.chunk_near.push(NearGeometry::default());
     }
-    if !super::par::split(n.div_ceil(super::par::UNIT_CHUNK), 2) {
-        let UnitStore {
-            motion, smoothers, ..
-        } = units;
-        let Some(near) = scratch.chunk_near.first_mut() else {
-            return;
-        };
-        for (body, &id) in frame.bodies.iter_mut().zip(&frame.ids) {
-            let (unit, smoother) = (motion.get_mut(id), smoothers.get_mut(id));
-            write_back(terrain, body, unit, smoother, near, dt);
+    let mut near = scratch.chunk_near.first_mut();
+    for i in 0..n {
+        let body = &mut frame.bodies[i];
+        if let Some(near) = near.as_deref_mut() {
+            keep_in_bounds(terrain, body, near);
         }
-        return;
-    }
-    let mut records: Vec<UnitRecord<'_>> = scratch.unit_records.take();
-    frame_records(units, &frame.ids, &mut records);
-    for_each_unit_chunk(
-        &mut frame.bodies,
-        &mut records,
-        &mut scratch.chunk_near,
-        |_, bodies, records, near| {
-            for (body, (unit, smoother)) in bodies.iter_mut().zip(records) {
-                write_back(
-                    terrain,
-                    body,
-                    unit.as_deref_mut(),
-                    smoother.as_deref_mut(),
-                    near,
-                    dt,
-                );
+        let id = frame.ids[i];
+        if let Some(u) = units.motion.get_mut(id) {
+            // Headings follow the motion the constraints allowed.
+            if body.speed() < 0.1 * body.max_speed {
+                if let Some(t) = u.slot_target {
+                    body.heading = turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
+                }
+            } else if let Some(smoother) = units.smoothers.get_mut(id) {
+                smoother.update(body, dt);
             }
-        },
-    );
-    scratch.unit_records.put_back(records);
-}
-
-/// A unit's record and heading smoother, borrowed for the write-back (`None` for a key the
-/// units no longer hold, which a tick never sees).
-pub(crate) type UnitRecord<'a> = (Option<&'a mut UnitMotion>, Option<&'a mut HeadingSmoother>);
-
-/// Fills `out` with the record and smoother of each unit of `ids` (a subsequence of the
-/// units' keys in key order, as the gather leaves it), in one walk of both slot maps, which
-/// hold the same keys (`UnitStore::validate`). Were a smoother missing (never), the units
-/// from there on would keep their headings unsmoothed; a key of `ids` not found, the units
-/// from there on would not be written.
-fn frame_records<'a>(units: &'a mut UnitStore, ids: &[UnitId], out: &mut Vec<UnitRecord<'a>>) {
-    out.clear();
-    let UnitStore {
-        motion, smoothers, ..
-    } = units;
-    let mut next = ids.iter().peekable();
-    let mut smoothers = smoothers.iter_mut().peekable();
-    for (id, u) in motion.iter_mut() {
-        let s = smoothers.next_if(|(k, _)| *k == id).map(|(_, s)| s);
-        if next.next_if(|&&k| k == id).is_some() {
-            out.push((Some(u), s));
+            u.body = *body;
         }
     }
-    out.resize_with(ids.len(), || (None, None));
-}
-
-/// The write-back of one unit: `body` back inside the map's bounds, its heading turned (to
-/// its slot's facing when it stands, else smoothed along its motion), and written into its
-/// record. Reads and writes this unit alone.
-fn write_back(
-    terrain: &Terrain,
-    body: &mut Body,
-    unit: Option<&mut UnitMotion>,
-    smoother: Option<&mut HeadingSmoother>,
-    near: &mut NearGeometry,
-    dt: f32,
-) {
-    keep_in_bounds(terrain, body, near);
-    let Some(u) = unit else {
-        return;
-    };
-    // Headings follow the motion the constraints allowed.
-    if body.speed() < 0.1 * body.max_speed {
-        if let Some(t) = u.slot_target {
-            body.heading = turn_towards(body.heading, t.facing, body.max_turn_rate * dt);
-        }
-    } else if let Some(smoother) = smoother {
-        smoother.update(body, dt);
-    }
-    u.body = *body;
 }
 
 /// Keeps `body` inside the map's bounds: put back inside them, perhaps into a rock by the edge

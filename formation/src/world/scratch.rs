@@ -40,8 +40,6 @@ pub(crate) struct Scratch {
     pub(crate) near_walls: Vec<Wall>,
     /// The constraint stage's geometry buffers, one per chunk of units (see `world/par.rs`).
     pub(crate) chunk_near: Vec<super::constraints::NearGeometry>,
-    /// The write-back's buffer of the units' records (see `world/constraints.rs`).
-    pub(crate) unit_records: super::par::RefRoom<[usize; 2]>,
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
     /// between ticks so that a warm stage allocates nothing.
     #[cfg(feature = "parallel")]
