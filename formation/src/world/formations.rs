@@ -15,6 +15,13 @@ use crate::ids::FormationId;
 use crate::order::Order;
 use cohort_steering::capacity::ReserveTotal;
 
+/// Units up to which the formations are all tallied first, on the pool's threads (see
+/// `world/tally.rs`). In a larger army the units' records no longer stay in the cores'
+/// caches between that tally and the slot targets written into them, and tallying each
+/// subtree just before it moves (in cache when its targets are written) is faster on two
+/// threads too.
+const PARALLEL_TALLY_UNITS: usize = 20_000;
+
 /// Ticks between stability-checked re-optimizations of a formation's slot assignment.
 pub(super) const REASSIGN_TICKS: u64 = 120;
 
@@ -233,16 +240,19 @@ impl World {
     /// Passing oncoming formations is planned before any of them moves, from the anchors as
     /// they stand and last tick's extents. Then every formation is tallied (its members'
     /// centre, velocity and lag, its subtree's speed and extent; see `world/tally.rs`: all of
-    /// them first on the pool's threads, or each subtree just before it moves on one
-    /// thread), and the top-level formations are done one at a time: each subtree's anchors
-    /// moved and targets handed out, parents first.
+    /// them first on the pool's threads when there are several and the army is small (up to
+    /// [`PARALLEL_TALLY_UNITS`] units), else each subtree just before it moves), and the
+    /// top-level formations are done one at a time: each subtree's anchors moved and targets
+    /// handed out, parents first. Last, make way opens lanes and slot targets inside
+    /// obstacles are replaced by stand-ins (`world/stand_ins.rs`).
     pub(super) fn update_formations(&mut self, dt: f32) {
         self.scratch.single_replans = 0;
         self.collect_formation_order();
         self.plan_passing();
         let order = std::mem::take(&mut self.scratch.order);
         let roots = std::mem::take(&mut self.scratch.roots);
-        let tallied = self.tally_formations(&order, &roots);
+        let tallied =
+            self.units.len() <= PARALLEL_TALLY_UNITS && self.tally_formations(&order, &roots);
         for (r, &(root, start, end)) in roots.iter().enumerate() {
             let span = start as usize..end as usize;
             if !tallied {

@@ -72,6 +72,29 @@ where
     out.extend(items.iter().map(f));
 }
 
+/// Fills `out` with `f(k)` for every `k` in `0..n`, in order: on the pool's threads when `n`
+/// is at least `min` and there is more than one thread, else in a plain loop ([`map_into`]
+/// over indices).
+pub(super) fn map_indexed_into<U, F>(n: usize, out: &mut Vec<U>, min: usize, f: F)
+where
+    U: Send,
+    F: Fn(usize) -> U + Sync + Send,
+{
+    #[cfg(feature = "parallel")]
+    if split(n, min) {
+        use rayon::prelude::*;
+        (0..n)
+            .into_par_iter()
+            .with_min_len(min.max(1))
+            .map(f)
+            .collect_into_vec(out);
+        return;
+    }
+    let _ = min;
+    out.clear();
+    out.extend((0..n).map(f));
+}
+
 /// Calls `f(span, part, scratch)` for every span `c` of `data` given by `bounds` (span `c` is
 /// `bounds[c]..bounds[c + 1]`, offsets from `bounds[0]`, which is where `data` starts), with
 /// `part` that span of `data` and `scratch[c]` its own scratch: the spans split in halves on

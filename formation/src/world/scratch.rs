@@ -72,6 +72,9 @@ pub(crate) struct Scratch {
     pub(crate) tally_bounds: Vec<u32>,
     /// One (empty) scratch entry per span of the tally.
     pub(crate) tally_units: Vec<()>,
+    /// Per formation in `order`: whether some of its slot targets may lie in an obstacle
+    /// (see `world/stand_ins.rs`).
+    pub(crate) stand_in_blocked: Vec<bool>,
     /// The top-level formations by position, for make way and passing.
     pub(crate) roots_index: super::make_way::RootIndex,
     pub(crate) path: cohort_pathing::SearchScratch,

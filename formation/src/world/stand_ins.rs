@@ -28,7 +28,9 @@ impl World {
     /// after lanes moved targets aside. A formation whose targets all lie within open ground
     /// around its anchor (one clearance query, the usual case) is not looked at further;
     /// a formation of one unit neither (its target is a point of its path, see
-    /// `world/single_walk.rs`).
+    /// `world/single_walk.rs`). The clearance queries, one per formation reading nothing any
+    /// other writes, run first on the pool's threads; then the few formations they leave
+    /// have their targets replaced, in order.
     pub(super) fn stand_in_blocked_slots(&mut self) {
         let Self {
             units,
@@ -42,17 +44,22 @@ impl World {
         let map = formation_nav
             .valid_map(terrain.map(), settings.small_obstacle_radius)
             .unwrap_or(terrain.valid_map());
-        for (k, &id) in scratch.order.iter().enumerate() {
+        let (order, tallies, formations_ref) = (&scratch.order, &scratch.tallies, &*formations);
+        let blocked = &mut scratch.stand_in_blocked;
+        super::par::map_indexed_into(order.len(), blocked, CHECKS_PER_TASK, |k| {
+            let (Some(f), Some(t)) = (
+                order.get(k).and_then(|&id| formations_ref.get(id)),
+                tallies.get(k),
+            ) else {
+                return false;
+            };
+            let (centre, reach) = (t.target_centre, t.target_reach);
+            !(f.is_single() || !(reach > 0.0) || map.clearance_capped(centre, reach) >= reach)
+        });
+        for (&id, _) in order.iter().zip(blocked.iter()).filter(|(_, b)| **b) {
             let Some(f) = formations.get(id) else {
                 continue;
             };
-            let Some(t) = scratch.tallies.get(k) else {
-                continue;
-            };
-            let (centre, reach) = (t.target_centre, t.target_reach);
-            if f.is_single() || !(reach > 0.0) || map.clearance_capped(centre, reach) >= reach {
-                continue;
-            }
             let from = f.anchor.position;
             for m in &f.members {
                 let Member::Unit(u) = *m else {
@@ -68,6 +75,9 @@ impl World {
         }
     }
 }
+
+/// Formations per task of the clearance queries on several threads.
+const CHECKS_PER_TASK: usize = 256;
 
 /// The target a member of radius `radius` steers to for slot `target` of a formation whose
 /// anchor stands at `from`: the slot itself when the disc fits there (or within
