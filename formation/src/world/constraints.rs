@@ -183,43 +183,33 @@ fn constrain_unit(
 const GIVE_WAY_PASSES: usize = 8;
 
 /// Units overlapping a unit the geometry held back move clear of it (down a queue, see
-/// [`cohort_steering::penetration::PenetrationSolver::separate_from_held`]); the geometry is then applied to each of them.
+/// [`cohort_steering::penetration::PenetrationSolver::separate_from_held`]); the geometry is
+/// then applied to each of them. A unit moved clear of a held one into a wall was pushed back
+/// towards it: then, for up to [`SETTLE_ROUNDS`] rounds, the pairs still overlapping a held
+/// unit are separated again and the geometry applied again, so the pair slides along the wall
+/// until it fits (each round keeps the part of the separation the wall allows).
 fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     let Some(solver) = s.solver.as_ref() else {
         return;
     };
-    let positions = &mut frame.positions;
-    positions.clear();
-    positions.extend(frame.bodies.iter().map(|b| b.position));
-    if solver.separate_from_held(positions, &frame.radii, &mut s.held, GIVE_WAY_PASSES) {
-        // The units moved clear, each against the geometry on its own (on the pool's threads).
-        let UnitFrame {
-            bodies,
-            positions,
-            previous,
-            zones,
-            ..
-        } = &mut *frame;
-        constrain_moved(
-            bodies,
-            positions,
-            previous,
-            zones,
-            &mut s.held,
-            &mut s.chunk_near,
-            terrain,
-        );
-    }
-    // A unit moved clear of a held one into a wall was pushed back towards it: the two are
-    // separated again and the walls applied again, so the pair slides along the wall until it
-    // fits (each round keeps the part of the separation the wall allows).
-    for _ in 0..SETTLE_ROUNDS {
+    for round in 0..=SETTLE_ROUNDS {
         let positions = &mut frame.positions;
         positions.clear();
         positions.extend(frame.bodies.iter().map(|b| b.position));
-        if !solver.separate_near_held(positions, &frame.radii, &s.held, SETTLE_TOLERANCE) {
+        let radii = &frame.radii;
+        let moved = if round == 0 {
+            solver.separate_from_held(positions, radii, &mut s.held, GIVE_WAY_PASSES)
+        } else {
+            solver.separate_near_held(positions, radii, &s.held, SETTLE_TOLERANCE)
+        };
+        if !moved {
+            // Nobody gave way: the rounds may still have pairs of held units to separate.
+            if round == 0 {
+                continue;
+            }
             break;
         }
+        // The units moved clear, each against the geometry on its own (on the pool's threads).
         let UnitFrame {
             bodies,
             positions,
