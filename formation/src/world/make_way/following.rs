@@ -3,10 +3,12 @@
 //! of pressing into it; of two crossing formations each wholly ahead of the other, the one
 //! further ahead in the other's frame goes first. Two formations side by side (their extents
 //! overlapping along the heading) do not queue: neighbours in parallel lanes march on
-//! together, and only where their headings meet close ahead does the one further from the
-//! meeting point wait. (Before, a neighbour a metre ahead in the next lane counted as ahead,
-//! with a negative gap and so a cap of zero: in the army bench whole rows stood still behind
-//! such a neighbour, a chain of 14 to 26 platoons; `docs/performance.md`.)
+//! together. Where two headings meet near at hand, wherever the two formations stand, the
+//! one whose front is further from the meeting point waits behind where the other's rear
+//! will be, and the other does not wait for it: two streams merge in turn
+//! (`make_way/zipper.rs`). (Before, a neighbour a metre ahead in the next lane counted as
+//! ahead, with a negative gap and so a cap of zero: in the army bench whole rows stood still
+//! behind such a neighbour, a chain of 14 to 26 platoons; `docs/performance.md`.)
 //!
 //! Without it, rows of platoons that meet at the end of a wall all make for the same point:
 //! the make-way lanes of each push the others' members aside into a third, and the crowd
