@@ -32,7 +32,7 @@ const STUCK_SPEED: f32 = 0.05;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Frame {
     pub(super) forward: Vec2,
-    pub(super) left: Vec2,
+    left: Vec2,
     /// Half its depth along `forward` and half its width across it.
     pub(super) half: Vec2,
 }
