@@ -9,7 +9,7 @@
 
 use cohort::formation::army::{ArmySpec, build_army};
 use cohort::formation::world::MAX_STEP;
-use cohort::formation::{World, WorldSettings};
+use cohort::formation::{FormationId, FormationSettings, FormationStatus, World, WorldSettings};
 
 /// Pool sizes compared: one thread (the reference), two and four.
 const THREADS: [usize; 3] = [1, 2, 4];
@@ -73,6 +73,48 @@ fn the_army_steps_bit_identically_from_outside_the_pool() {
     // The test's own thread steps on rayon's global pool (each step enters the pool once).
     let outside = army_run();
     assert_eq!(outside, army_hashes(1));
+}
+
+/// The army queueing (`follow_gap` 1 m on every formation): its state hashes after every 50
+/// of 300 ticks, and how many of its formations were waiting at the checkpoints.
+fn queueing_army_run() -> (Vec<u64>, usize) {
+    let mut world = army();
+    let ids: Vec<FormationId> = world.formations().map(|(id, _)| id).collect();
+    for &id in &ids {
+        let settings = FormationSettings {
+            follow_gap: 1.0,
+            ..world.formation(id).expect("formation").settings.clone()
+        };
+        world
+            .set_formation_settings(id, settings)
+            .expect("settings");
+    }
+    let (mut out, mut waiting) = (Vec::new(), 0);
+    for tick in 1..=300 {
+        world.step(MAX_STEP);
+        if tick % 50 == 0 {
+            out.push(world.state_hash());
+            waiting += ids
+                .iter()
+                .filter(|&&id| world.formation_status(id) == Ok(FormationStatus::Waiting))
+                .count();
+        }
+    }
+    (out, waiting)
+}
+
+#[test]
+fn the_queueing_army_steps_bit_identically_on_one_two_and_four_threads() {
+    let runs: Vec<(Vec<u64>, usize)> = THREADS
+        .iter()
+        .map(|&t| in_pool(t, queueing_army_run))
+        .collect();
+    let single = &runs[0];
+    // Formations queued and merged in turn (the queueing stage ran on the pool's threads).
+    assert!(single.1 > 0, "{single:?}");
+    for (threads, run) in THREADS.iter().zip(&runs) {
+        assert_eq!(run, single, "{threads} threads");
+    }
 }
 
 /// Ticks of each traffic scenario stepped (its meetings are over by then).

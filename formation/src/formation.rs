@@ -58,12 +58,14 @@ pub struct FormationSettings {
     pub column_in_narrows: bool,
     /// Gap (metres) a moving top-level formation keeps behind another one ahead of it in its
     /// lane going its way: it slows to that one's speed rather than pressing into it (where
-    /// paths merge, the one further behind waits). 0 (the default) turns queueing off.
+    /// headings merge, the one whose front is further from the meeting point waits, so two
+    /// streams merge in turn). 0 (the default) turns queueing off.
     ///
-    /// Experimental: it keeps two or three formations out of each other's ranks (see
-    /// `tests/formation_queueing.rs`), but in the 100,000-unit army bench it starves
-    /// platoons that join a stream of others (they wait for the whole stream) and turns
-    /// rows of platoons into single-file columns (see `docs/performance.md`).
+    /// Experimental: it keeps formations out of each other's ranks (see
+    /// `tests/formation_queueing.rs`, `tests/formation_zipper.rs`), and in the army bench
+    /// the march ends sooner (no jams at wall ends), but rows of platoons stand behind one
+    /// that gives way, and squads bound for one narrow gap pass it one at a time, slower
+    /// than a crowd (see `docs/performance.md`).
     pub follow_gap: f32,
 }
 

@@ -33,6 +33,7 @@ mod right_of_way;
 mod root_index;
 mod track;
 mod track_grid;
+mod zipper;
 
 use keep_right::keep_right_in_passage;
 

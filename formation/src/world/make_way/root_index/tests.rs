@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use slotmap::SlotMap;
 
 use super::super::following::{Frame, follow_cap};
+use super::super::zipper::{MergeOrder, merge_order};
 use super::super::{Lane, pass_shift};
 use super::{RootEntry, RootIndex, WEDGES, heading_class, may_oppose, sort_by_x};
 use crate::army::{ArmySpec, build_army};
@@ -61,6 +62,38 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
     index.index_headings();
     index.index_all();
     index
+}
+
+/// A stream of two formations marching east one behind the other, and a third joining
+/// their lane at an angle from the north: the joiner's front is nearer the point where its
+/// heading meets the stream's than the second one's, so the second one waits for the joiner
+/// (slowed, not stopped: the joiner's rear will be a metre ahead of its front), and the
+/// joiner waits for the first one only, not for the second one, though that one lies ahead
+/// in its lane.
+#[test]
+fn a_joiner_goes_between_two_of_a_stream() {
+    let half = Vec2::splat(3.0);
+    let east = Vec2::new(1.5, 0.0);
+    let index = index_of(&[
+        (Vec2::new(20.0, 0.0), east, half, true),
+        (Vec2::new(6.0, 0.0), east, half, true),
+        (Vec2::new(14.0, 5.0), Vec2::new(1.5, -0.6), half, true),
+    ]);
+    let find = |x: f32| {
+        index
+            .entries
+            .iter()
+            .find(|e| e.position.x == x)
+            .expect("root")
+    };
+    let (first, second, joiner) = (find(20.0), find(6.0), find(14.0));
+    let frame = |e: &RootEntry| Frame::of(e).expect("frame");
+    let waits = |a: &RootEntry, b: &RootEntry| follow_cap(a, &frame(a), b);
+    let second_waits = waits(second, joiner).expect("the second one waits for the joiner");
+    assert!(second_waits > 0.5 && second_waits < 1.5, "{second_waits}");
+    assert!(waits(joiner, second).is_none());
+    assert!(waits(joiner, first).is_some());
+    assert!(waits(first, joiner).is_none());
 }
 
 /// Unit vectors of headings spread round the circle (and on the wedges' edges).
@@ -132,6 +165,33 @@ proptest! {
                     .reduce(f32::min)
             });
             prop_assert_eq!(bind(index.following_speed(a)), bind(every_pair));
+        }
+    }
+
+    /// Of two formations whose headings converge near at hand, exactly one waits for the
+    /// other, whichever of the two asks; and of any two, never both wait for each other by
+    /// the merge.
+    #[test]
+    fn of_two_merging_roots_exactly_one_waits(roots in roots_strategy()) {
+        let index = index_of(&roots);
+        for a in &index.entries {
+            for b in &index.entries {
+                let (Some(fa), Some(fb)) = (Frame::of(a), Frame::of(b)) else {
+                    continue;
+                };
+                if a.id == b.id {
+                    continue;
+                }
+                let (ab, ba) = (merge_order(a, &fa, b, &fb), merge_order(b, &fb, a, &fa));
+                prop_assert_eq!(ab.is_some(), ba.is_some());
+                if let (Some(ab), Some(ba)) = (ab, ba) {
+                    let waits = |o: MergeOrder| matches!(o, MergeOrder::Waits(_));
+                    prop_assert!(waits(ab) != waits(ba), "{:?} {:?}", ab, ba);
+                    prop_assert!(
+                        follow_cap(a, &fa, b).is_none() || follow_cap(b, &fb, a).is_none()
+                    );
+                }
+            }
         }
     }
 
