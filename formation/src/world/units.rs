@@ -153,6 +153,8 @@ pub(super) fn steer_units(
         }
         _ => {
             group_runs.invalidate();
+            // Avoidance still asks how large each unit's group is (see `AvoidanceInput::strays`).
+            group_runs.count_sizes(groups);
             let mut b = BruteForceSearch::new();
             b.rebuild(positions);
             sweep.run(&b, sweep_buffers, separation, None);

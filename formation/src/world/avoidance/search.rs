@@ -59,8 +59,15 @@ impl GroupRuns {
             }
             *slot = end;
         }
+        self.count_sizes(groups);
+        self.valid = true;
+    }
+
+    /// Counts the units of each group from the units' `groups` (by unit index): what
+    /// [`Self::size_of`] reads, kept up to date when the grid is not used too.
+    pub(crate) fn count_sizes(&mut self, groups: &[u32]) {
         self.sizes.fill(0);
-        for &g in &self.groups {
+        for &g in groups {
             if g == NO_GROUP {
                 continue;
             }
@@ -72,7 +79,6 @@ impl GroupRuns {
                 *size += 1;
             }
         }
-        self.valid = true;
     }
 
     /// How many units group `g` has (0 for none or for [`NO_GROUP`]).
@@ -150,7 +156,24 @@ struct Query {
     cap: usize,
 }
 
+/// One run of the grid's slots as [`GroupRuns`] walks it: each slot's group, the end of its
+/// group's run, its unit and its position.
+type Row<'a> = (&'a [u32], &'a [u32], &'a [u32], &'a [Vec2]);
+
 impl GroupRuns {
+    /// The groups and run ends of the slots from `first` on, beside the row run's `items` and
+    /// `positions`, all cut to one length.
+    #[inline(always)]
+    fn row<'a>(&'a self, first: usize, items: &'a [u32], positions: &'a [Vec2]) -> Option<Row<'a>> {
+        let end = items.len().min(positions.len());
+        Some((
+            self.groups.get(first..first + end)?,
+            self.run_end.get(first..first + end)?,
+            items.get(..end)?,
+            positions.get(..end)?,
+        ))
+    }
+
     /// Offers `nearest` the accepted units of one run of the grid's slots, `first` the slot of
     /// `items[0]`, passing over the runs of refused groups.
     #[inline(always)]
@@ -163,15 +186,10 @@ impl GroupRuns {
         items: &[u32],
         positions: &[Vec2],
     ) {
-        let end = items.len().min(positions.len());
-        let (Some(groups), Some(run_end), Some(items), Some(positions)) = (
-            self.groups.get(first..first + end),
-            self.run_end.get(first..first + end),
-            items.get(..end),
-            positions.get(..end),
-        ) else {
+        let Some((groups, run_end, items, positions)) = self.row(first, items, positions) else {
             return;
         };
+        let end = items.len();
         let mut k = 0;
         while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
             // The run of this group, within this row's run (a run ends past its start).
@@ -203,15 +221,10 @@ impl GroupRuns {
         items: &[u32],
         positions: &[Vec2],
     ) {
-        let end = items.len().min(positions.len());
-        let (Some(groups), Some(run_end), Some(items), Some(positions)) = (
-            self.groups.get(first..first + end),
-            self.run_end.get(first..first + end),
-            items.get(..end),
-            positions.get(..end),
-        ) else {
+        let Some((groups, run_end, items, positions)) = self.row(first, items, positions) else {
             return;
         };
+        let end = items.len();
         let mut k = 0;
         while let (Some(&group), Some(&run), Some(&i), Some(&p)) = (
             groups.get(k),
