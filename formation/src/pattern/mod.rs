@@ -42,7 +42,7 @@ pub const DEFAULT_SPACING_RADII: f32 = 3.0;
 pub const CLOSED_SPACING_RADII: f32 = 2.5;
 /// Least gap (world units) between closed-up neighbours: small units need room to walk
 /// whatever their size (closer, a squad crowds at a jump's landing).
-pub const CLOSED_GAP: f32 = 0.5;
+pub const CLOSED_GAP: f32 = 0.25;
 /// Room, in unit radii, a narrowed formation leaves between its outer files and the walls.
 pub const CLOSED_MARGIN_RADII: f32 = 1.0;
 

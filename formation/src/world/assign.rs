@@ -37,6 +37,14 @@ impl World {
             f.pattern().layout(n, &mut scratch.slots);
         }
         scratch.located_members.clear();
+        // Closed up into ranks for a passage: a member out to the side of the ranks counts as
+        // that much further back (it must first walk in from the side), so the members in
+        // line with the passage take the front ranks and those on the flanks fall in behind
+        // them, instead of pressing in from the sides at the passage's mouth.
+        let flank = f.narrowed.as_ref().filter(|_| f.in_column).map(|p| {
+            let half = 0.5 * p.width(n);
+            (f.anchor.position, f.anchor.orientation, half)
+        });
         for m in &f.members {
             let (pos, role) = match *m {
                 Member::Unit(u) => units.get(u).map_or((f.anchor.position, Role::Any), |u| {
@@ -47,6 +55,13 @@ impl World {
                     .map_or((f.anchor.position, Role::Any), |c| {
                         (c.anchor.position, c.role)
                     }),
+            };
+            let pos = match (flank, m) {
+                (Some((anchor, facing, half)), Member::Unit(_)) => {
+                    let side = (pos - anchor).dot(facing.perp()).abs() - half;
+                    pos - facing * (FLANK_WEIGHT * side.max(0.0))
+                }
+                _ => pos,
             };
             scratch.located_members.push(Located::new(pos, role));
         }
@@ -119,6 +134,10 @@ impl World {
 /// A unit member making no progress towards a slot well away: farther than two radii (and
 /// 1 m) from it, slower than a tenth of its top speed relative to the slot, not on a detour
 /// and not in the air.
+/// Metres a member of ranks closed up for a passage counts as further back per metre it stands
+/// out to the side of them (see [`World::assign_slots`]).
+const FLANK_WEIGHT: f32 = 1.5;
+
 fn stuck(units: &UnitStore, member: Member) -> bool {
     let Member::Unit(id) = member else {
         return false;

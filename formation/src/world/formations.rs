@@ -172,9 +172,24 @@ impl World {
             }
             want *= 0.5;
         }
+        let map = self
+            .formation_nav
+            .valid_map(self.terrain.map(), self.settings.small_obstacle_radius)
+            .unwrap_or(self.terrain.valid_map());
         let Some(f) = self.formations.get_mut(id) else {
             return;
         };
+        // Down the middle of the passages, and straight in and out of them: the ranks it
+        // closes up into there are as wide as the passages allow.
+        if !f.is_single() {
+            super::passages::centre_in_passages(
+                map,
+                &mut plan,
+                half_width,
+                unit_radius,
+                &mut f.narrows,
+            );
+        }
         f.path.clear();
         f.path_clearance.clear();
         if f.is_single() {
@@ -184,10 +199,6 @@ impl World {
         }
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
-        let map = self
-            .formation_nav
-            .valid_map(self.terrain.map(), self.settings.small_obstacle_radius)
-            .unwrap_or(self.terrain.valid_map());
         narrow_stretches(
             |p, cap| map.clearance_capped(p, cap),
             &f.path,

@@ -25,6 +25,7 @@ mod make_way;
 mod narrows;
 mod overwatch;
 mod par;
+mod passages;
 mod scratch;
 mod separation;
 mod single_walk;

@@ -262,7 +262,7 @@ const MAX_ROOM_SAMPLES: usize = 48;
 const MAX_WIDTH_SAMPLES: usize = 512;
 
 /// The point at arc length `s` along `path` (its ends outside it).
-fn point_at(path: &[Vec2], s: f32) -> Vec2 {
+pub(super) fn point_at(path: &[Vec2], s: f32) -> Vec2 {
     let mut left = s.max(0.0);
     for w in path.windows(2) {
         let len = (w[1] - w[0]).length();

@@ -134,7 +134,10 @@ fn measure(
                     if let Some(t) = u.slot_target {
                         let ahead = t.position - u.body.position;
                         tally.lag += ahead.length();
-                        tally.behind += ahead;
+                        // A member held far behind (behind its own column in a passage, say)
+                        // counts as only so far behind: the anchor goes on, which frees its
+                        // way, instead of waiting for it for good.
+                        tally.behind += ahead.clamp_length_max(BEHIND_CAP);
                         tally.behind_count += 1;
                     }
                     u.body.radius
@@ -370,3 +373,6 @@ impl World {
 fn bounds_start(bounds: &[u32], c: usize) -> usize {
     bounds.get(c).copied().unwrap_or(0) as usize
 }
+
+/// Most a member's lag counts (metres) in the mean lag vector the leash reads.
+const BEHIND_CAP: f32 = 4.0;

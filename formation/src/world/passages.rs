@@ -1,0 +1,195 @@
+//! Formation paths through passages: down the middle, and straight in and out.
+//!
+//! A formation's path is planned with the clearance its pattern needs, or less where no path
+//! keeps that (see `World::plan_move`); a path with less clearance hugs the corners of the
+//! passages it goes through. A formation closes up into ranks as wide as twice the path's
+//! clearance there (see `narrows.rs`), so a path that turns round a gap's corner leaves room
+//! for a single file where the gap holds two or three abreast; and a column that turns into
+//! the gap at its mouth cuts the corner with its inner file.
+//!
+//! [`centre_in_passages`] finds, for each stretch of the path narrower than the pattern, the
+//! narrowest cross-section of the passage (the free room square across the path on both
+//! sides), its middle and how far along the passage it stays narrow, and replaces the
+//! waypoints of the stretch by two on the passage's middle line, [`LEAD`] metres before and
+//! after it, when the new legs keep a unit's clearance. The formation then walks straight
+//! down the middle of the passage, and its ranks are as wide as the passage allows.
+
+use cohort_pathing::{Leg, ValidMap};
+use cohort_steering::Vec2;
+
+use super::narrows::{free_run, point_at};
+use super::terrain::PathPlan;
+
+/// Metres of straight path before a passage, on its middle line.
+pub(super) const LEAD: f32 = 4.0;
+
+/// Metres of straight path after a passage, on its middle line.
+pub(super) const LEAD_OUT: f32 = 1.0;
+
+/// Step (metres) of the samples along a stretch and along a passage.
+const STEP: f32 = 0.5;
+
+/// Most samples taken along one narrow stretch, and along a passage each way.
+const MAX_SAMPLES: usize = 128;
+
+/// Most passages one path is centred through.
+const MAX_PASSAGES: usize = 8;
+
+/// A passage's cross-section at a point of the path: where its middle is, the path's
+/// direction there, and the passage's width.
+#[derive(Clone, Copy, Debug)]
+struct Section {
+    middle: Vec2,
+    along: Vec2,
+    width: f32,
+}
+
+/// The cross-section of the passage at `p`, square across `along` (free room up to `cap` on
+/// each side).
+fn section(map: &ValidMap, p: Vec2, along: Vec2, cap: f32) -> Option<Section> {
+    let across = along.perp();
+    if across == Vec2::ZERO {
+        return None;
+    }
+    let left = free_run(map, p, across, cap);
+    let right = free_run(map, p, -across, cap);
+    Some(Section {
+        middle: p + across * (0.5 * (left - right)),
+        along,
+        width: left + right,
+    })
+}
+
+/// Centres the walking path of `plan` through every passage narrower than `2 × half_width`
+/// (the pattern's width), keeping `radius` (a unit's) clear of the geometry (see the
+/// module's documentation). `narrows` receives the path's narrow stretches (arc lengths
+/// where the clearance is below `half_width`); it is a buffer, rewritten by the caller.
+pub(super) fn centre_in_passages(
+    map: &ValidMap,
+    plan: &mut PathPlan,
+    half_width: f32,
+    radius: f32,
+    narrows: &mut Vec<(f32, f32)>,
+) {
+    if plan.points.len() < 2
+        || plan.legs.iter().any(|l| *l != Leg::Walk)
+        || !(half_width.is_finite() && half_width > 0.0 && radius.is_finite() && radius >= 0.0)
+    {
+        return;
+    }
+    super::narrows::narrow_stretches(
+        |p, cap| map.clearance_capped(p, cap),
+        &plan.points,
+        half_width,
+        narrows,
+    );
+    // From the last stretch back, so the waypoints of earlier ones keep their places.
+    let cap = half_width + 1.0;
+    for &(s0, s1) in narrows.iter().rev().take(MAX_PASSAGES) {
+        let Some(narrowest) = narrowest_section(map, &plan.points, (s0, s1), cap) else {
+            continue;
+        };
+        // One-sided (a path along a wall, open on its other side): nothing to centre in.
+        if narrowest.width >= 2.0 * half_width {
+            continue;
+        }
+        let reach_in = passage_extent(map, narrowest, -1.0, 2.0 * half_width, cap);
+        let reach_out = passage_extent(map, narrowest, 1.0, 2.0 * half_width, cap);
+        let lead_in = narrowest.middle - narrowest.along * (reach_in + LEAD);
+        let lead_out = narrowest.middle + narrowest.along * (reach_out + LEAD_OUT);
+        replace_stretch(map, plan, (s0, s1), (lead_in, lead_out), (radius, cap));
+    }
+}
+
+/// The narrowest cross-section of the passage along the stretch `s0..s1` of `path`.
+fn narrowest_section(
+    map: &ValidMap,
+    path: &[Vec2],
+    (s0, s1): (f32, f32),
+    cap: f32,
+) -> Option<Section> {
+    let steps = (((s1 - s0) / STEP).ceil() as usize).clamp(1, MAX_SAMPLES);
+    let mut best: Option<Section> = None;
+    for k in 0..=steps {
+        let s = s0 + (s1 - s0) * (k as f32 / steps as f32);
+        let along = (point_at(path, s + STEP) - point_at(path, s - STEP)).normalize_or_zero();
+        let Some(here) = section(map, point_at(path, s), along, cap) else {
+            continue;
+        };
+        if best.is_none_or(|b| here.width < b.width) {
+            best = Some(here);
+        }
+    }
+    best
+}
+
+/// How far from the middle of `narrowest`, forwards (`sign` 1) or backwards (-1) along the
+/// passage, its cross-section stays narrower than `wide`.
+fn passage_extent(map: &ValidMap, narrowest: Section, sign: f32, wide: f32, cap: f32) -> f32 {
+    let mut t = 0.0;
+    for _ in 0..MAX_SAMPLES {
+        let p = narrowest.middle + narrowest.along * (sign * (t + STEP));
+        match section(map, p, narrowest.along, cap) {
+            Some(s) if s.width < wide => t += STEP,
+            _ => break,
+        }
+    }
+    t
+}
+
+/// Replaces the waypoints of `plan` within the stretch `s0..s1` (arc lengths) by `lead_in`
+/// and `lead_out`, when the legs from the waypoint before the stretch to `lead_in`, on to
+/// `lead_out` and on to the waypoint after it keep `radius` clear and go forwards.
+fn replace_stretch(
+    map: &ValidMap,
+    plan: &mut PathPlan,
+    (s0, s1): (f32, f32),
+    (lead_in, lead_out): (Vec2, Vec2),
+    (radius, cap): (f32, f32),
+) {
+    let points = &plan.points;
+    // Arc length at each waypoint: the last before the stretch and the first after it.
+    let mut s = 0.0;
+    let mut before = 0;
+    let mut after = points.len() - 1;
+    for (k, w) in points.windows(2).enumerate() {
+        if s < s0 {
+            before = k;
+        }
+        s += (w[1] - w[0]).length();
+        if s > s1 {
+            after = k + 1;
+            break;
+        }
+    }
+    let (Some(&from), Some(&to)) = (points.get(before), points.get(after)) else {
+        return;
+    };
+    let along = (lead_out - lead_in).normalize_or_zero();
+    let forwards = (lead_in - from).dot(along) > 0.0 && (to - lead_out).dot(along) > 0.0;
+    if after <= before
+        || !forwards
+        || !map.line_of_sight(from, lead_in, radius)
+        || !map.line_of_sight(lead_in, lead_out, radius)
+        || !map.line_of_sight(lead_out, to, radius)
+    {
+        return;
+    }
+    let leg_clearance = |a: Vec2, b: Vec2| {
+        let steps = (((b - a).length() / STEP).ceil() as usize).clamp(1, MAX_SAMPLES);
+        (0..=steps)
+            .map(|k| map.clearance_capped(a.lerp(b, k as f32 / steps as f32), cap))
+            .fold(cap, f32::min)
+    };
+    let clearances = [
+        leg_clearance(from, lead_in),
+        leg_clearance(lead_in, lead_out),
+        leg_clearance(lead_out, to),
+    ];
+    plan.points.splice(before + 1..after, [lead_in, lead_out]);
+    plan.legs.splice(before + 1..after, [Leg::Walk, Leg::Walk]);
+    // The clearance of the leg ending at each waypoint.
+    if plan.clearance.len() == plan.points.len() + after - before - 1 - 2 {
+        plan.clearance.splice(before + 1..=after, clearances);
+    }
+}
