@@ -179,7 +179,12 @@ impl World {
                 } else {
                     lag_speed_factor(
                         lag,
-                        f.settings.lag_tolerance,
+                        f.settings.lag_tolerance
+                            + if f.in_column {
+                                COLUMN_LAG_TOLERANCE
+                            } else {
+                                0.0
+                            },
                         f.settings.lag_range,
                         f.settings.min_speed_factor,
                     )
@@ -437,6 +442,12 @@ pub(crate) fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
         .try_normalize()
         .unwrap_or(from)
 }
+
+/// Metres of lag a formation closed up into ranks for a passage tolerates beyond its
+/// `lag_tolerance` before it slows: its rear ranks file in through the passage's mouth after
+/// its front ranks, and a column that slowed for them would hold the passage longer (those
+/// waiting their turn behind it wait that much longer).
+const COLUMN_LAG_TOLERANCE: f32 = 2.0;
 
 /// The centre of a formation's members as its leash measures it: where their centre would be
 /// if their slot targets were laid around it as they are around the `anchor`, that is the
