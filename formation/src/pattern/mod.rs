@@ -41,8 +41,12 @@ pub const DEFAULT_SPACING_RADII: f32 = 3.0;
 /// [`CLOSED_GAP`].
 pub const CLOSED_SPACING_RADII: f32 = 2.5;
 /// Least gap (world units) between closed-up neighbours: small units need room to walk
-/// whatever their size (closer, a squad crowds at a jump's landing).
+/// whatever their size. A quarter metre lets three units of radius 0.5 walk abreast through
+/// a 4 m gap.
 pub const CLOSED_GAP: f32 = 0.25;
+/// Fraction of the spacing by which the room across a passage may fall short of one more
+/// file and still take it ([`ValidPattern::narrowed`]).
+pub const FIT_SLACK: f32 = 0.05;
 /// Room, in unit radii, a narrowed formation leaves between its outer files and the walls.
 pub const CLOSED_MARGIN_RADII: f32 = 1.0;
 
@@ -381,7 +385,9 @@ impl ValidPattern {
         };
         let room = width - 2.0 * r - CLOSED_MARGIN_RADII * r;
         let fit = if room.is_finite() && room > 0.0 {
-            (room / spacing) as usize + 1
+            // A few centimetres short still fits (a passage measured along a path a little
+            // off its middle: the margin takes it).
+            (room / spacing + FIT_SLACK) as usize + 1
         } else {
             1
         };

@@ -17,7 +17,7 @@
 use cohort_pathing::{Leg, ValidMap};
 use cohort_steering::Vec2;
 
-use super::narrows::{free_run, point_at};
+use super::narrows::point_at;
 use super::terrain::PathPlan;
 
 /// Metres of straight path before a passage, on its middle line.
@@ -31,6 +31,9 @@ const STEP: f32 = 0.5;
 
 /// Most samples taken along one narrow stretch, and along a passage each way.
 const MAX_SAMPLES: usize = 128;
+
+/// Narrowest cross-section (metres) taken for one: narrower, the point is in the geometry.
+const MIN_WIDTH: f32 = 0.1;
 
 /// Most passages one path is centred through.
 const MAX_PASSAGES: usize = 8;
@@ -51,14 +54,41 @@ fn section(map: &ValidMap, p: Vec2, along: Vec2, cap: f32) -> Option<Section> {
     if across == Vec2::ZERO {
         return None;
     }
-    let left = free_run(map, p, across, cap);
-    let right = free_run(map, p, -across, cap);
+    let left = run_to_geometry(map, p, across, cap);
+    let right = run_to_geometry(map, p, -across, cap);
+    // A point in (or on) the geometry has no cross-section.
+    if left + right < MIN_WIDTH {
+        return None;
+    }
     Some(Section {
         middle: p + across * (0.5 * (left - right)),
         along,
         width: left + right,
     })
 }
+
+/// How far (at most `cap`) one can go from `p` along the unit direction `dir` before meeting
+/// the geometry: steps as long as the clearance where each starts (which never step over
+/// it), to within [`RUN_PRECISION`] of it, at most [`RUN_STEPS`] of them. Precise enough that
+/// the widths of sections turned a degree apart tell which is narrower.
+fn run_to_geometry(map: &ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
+    let mut t = 0.0f32;
+    for _ in 0..RUN_STEPS {
+        let c = map.clearance_capped(p + dir * t, cap - t);
+        if !(c > RUN_PRECISION) {
+            break;
+        }
+        t += c;
+        if t >= cap {
+            return cap;
+        }
+    }
+    t.min(cap)
+}
+
+/// How near the geometry [`run_to_geometry`] stops (metres), and its most steps.
+const RUN_PRECISION: f32 = 1e-3;
+const RUN_STEPS: usize = 64;
 
 /// Centres the walking path of `plan` through every passage narrower than `2 × half_width`
 /// (the pattern's width), keeping `radius` (a unit's) clear of the geometry (see the
@@ -83,8 +113,10 @@ pub(super) fn centre_in_passages(
         half_width,
         narrows,
     );
-    // From the last stretch back, so the waypoints of earlier ones keep their places.
-    let cap = half_width + 1.0;
+    // From the last stretch back, so the waypoints of earlier ones keep their places. The free
+    // room is measured up to the pattern's width on each side: a path along one wall, with
+    // that much room on its other side, is not in a passage.
+    let cap = 2.0 * half_width;
     for &(s0, s1) in narrows.iter().rev().take(MAX_PASSAGES) {
         let Some(narrowest) = narrowest_section(map, &plan.points, (s0, s1), cap) else {
             continue;
@@ -101,7 +133,10 @@ pub(super) fn centre_in_passages(
     }
 }
 
-/// The narrowest cross-section of the passage along the stretch `s0..s1` of `path`.
+/// The narrowest cross-section of the passage along the stretch `s0..s1` of `path`: at each
+/// sample of the stretch, square to the path and turned up to 60 degrees each way (a path may
+/// cross a passage at a slant; the passage's axis is square to its narrowest cross-section),
+/// then refined by finer turns about the narrowest one's middle.
 fn narrowest_section(
     map: &ValidMap,
     path: &[Vec2],
@@ -110,18 +145,54 @@ fn narrowest_section(
 ) -> Option<Section> {
     let steps = (((s1 - s0) / STEP).ceil() as usize).clamp(1, MAX_SAMPLES);
     let mut best: Option<Section> = None;
+    let keep = |here: Option<Section>, best: &mut Option<Section>| {
+        if let Some(h) = here {
+            if best.is_none_or(|b| h.width < b.width - 1e-4) {
+                *best = Some(h);
+            }
+        }
+    };
     for k in 0..=steps {
         let s = s0 + (s1 - s0) * (k as f32 / steps as f32);
+        let p = point_at(path, s);
         let along = (point_at(path, s + STEP) - point_at(path, s - STEP)).normalize_or_zero();
-        let Some(here) = section(map, point_at(path, s), along, cap) else {
-            continue;
-        };
-        if best.is_none_or(|b| here.width < b.width) {
-            best = Some(here);
+        keep(section(map, p, along, cap), &mut best);
+        for turn in 1..=COARSE_TURNS {
+            for sign in [1.0, -1.0] {
+                let along = turned(along, sign * COARSE_STEP * turn as f32);
+                keep(section(map, p, along, cap), &mut best);
+            }
         }
+    }
+    // Finer turns about the middle found, each half the last.
+    let mut step = 0.5 * COARSE_STEP;
+    for _ in 0..FINE_PASSES {
+        let b = best?;
+        for sign in [1.0, -1.0] {
+            keep(
+                section(map, b.middle, turned(b.along, sign * step), cap),
+                &mut best,
+            );
+        }
+        step *= 0.5;
     }
     best
 }
+
+/// `v` turned by `angle` radians (counter-clockwise).
+fn turned(v: Vec2, angle: f32) -> Vec2 {
+    let (sin, cos) = cohort_steering::ops::sin_cos(angle);
+    Vec2::new(cos, sin).rotate(v)
+}
+
+/// Turns each way from the path's direction at each sample (up to 60 degrees), and their
+/// step (radians).
+const COARSE_TURNS: usize = 4;
+const COARSE_STEP: f32 = core::f32::consts::FRAC_PI_3 / COARSE_TURNS as f32;
+
+/// Passes of finer turns about the narrowest section found, each turning half as far as the
+/// last (from half a coarse step: the last turns by about a tenth of a degree).
+const FINE_PASSES: usize = 8;
 
 /// How far from the middle of `narrowest`, forwards (`sign` 1) or backwards (-1) along the
 /// passage, its cross-section stays narrower than `wide`.
@@ -193,3 +264,6 @@ fn replace_stretch(
         plan.clearance.splice(before + 1..=after, clearances);
     }
 }
+
+#[cfg(test)]
+mod tests;
