@@ -131,13 +131,13 @@ impl World {
     }
 }
 
-/// A unit member making no progress towards a slot well away: farther than two radii (and
-/// 1 m) from it, slower than a tenth of its top speed relative to the slot, not on a detour
-/// and not in the air.
 /// Metres a member of ranks closed up for a passage counts as further back per metre it stands
 /// out to the side of them (see [`World::assign_slots`]).
 const FLANK_WEIGHT: f32 = 1.5;
 
+/// A unit member making no progress towards a slot well away: farther than two radii (and
+/// 1 m) from it, slower than a tenth of its top speed relative to the slot, not on a detour
+/// and not in the air.
 fn stuck(units: &UnitStore, member: Member) -> bool {
     let Member::Unit(id) = member else {
         return false;
