@@ -38,9 +38,9 @@ impl World {
         }
         scratch.located_members.clear();
         // Closed up into ranks for a passage: a member out to the side of the ranks counts as
-        // that much further back (it must first walk in from the side), so the members in
-        // line with the passage take the front ranks and those on the flanks fall in behind
-        // them, instead of pressing in from the sides at the passage's mouth.
+        // that much further back (it must first walk in from the side). The plain distance
+        // ties many orders of members behind a file's slots, so this settles only some of
+        // them towards the members in line with the passage.
         let flank = f.narrowed.as_ref().filter(|_| f.in_column).map(|p| {
             let half = 0.5 * p.width(n);
             (f.anchor.position, f.anchor.orientation, half)
