@@ -181,15 +181,14 @@ impl World {
         };
         // Down the middle of the passages, and straight in and out of them: the ranks it
         // closes up into there are as wide as the passages allow.
-        if !f.is_single() {
-            super::passages::centre_in_passages(
+        let narrows_found = !f.is_single()
+            && super::passages::centre_in_passages(
                 map,
                 &mut plan,
                 half_width,
                 unit_radius,
                 &mut f.narrows,
             );
-        }
         f.path.clear();
         f.path_clearance.clear();
         if f.is_single() {
@@ -199,12 +198,15 @@ impl World {
         }
         f.path.extend_from_slice(&plan.points);
         f.path_clearance.extend_from_slice(&plan.clearance);
-        narrow_stretches(
-            |p, cap| map.clearance_capped(p, cap),
-            &f.path,
-            half_width,
-            &mut f.narrows,
-        );
+        // Found already for this path (unless centring changed it).
+        if !narrows_found {
+            narrow_stretches(
+                |p, cap| map.clearance_capped(p, cap),
+                &f.path,
+                half_width,
+                &mut f.narrows,
+            );
+        }
         f.path_index = 1.min(f.path.len().saturating_sub(1));
         f.goal = f.path.last().copied().or(Some(goal));
         f.motion = Motion::Moving;

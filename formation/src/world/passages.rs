@@ -8,11 +8,15 @@
 //! the gap at its mouth cuts the corner with its inner file.
 //!
 //! [`centre_in_passages`] finds, for each stretch of the path narrower than the pattern, the
-//! narrowest cross-section of the passage (the free room square across the path on both
-//! sides), its middle and how far along the passage it stays narrow, and replaces the
-//! waypoints of the stretch by two on the passage's middle line, [`LEAD`] metres before and
-//! after it, when the new legs keep a unit's clearance. The formation then walks straight
-//! down the middle of the passage, and its ranks are as wide as the passage allows.
+//! passage's narrowest cross-section: near the stretch's tightest point, the free room on
+//! both sides of sections square to the path and turned up to 60 degrees each way (a path may
+//! cross a passage at a slant), then turned finer about the narrowest one's middle. The
+//! passage's middle line goes through the middles of two sections parallel to that one a
+//! metre apart (between parallel walls the middles of parallel chords lie on it, whatever
+//! their slant). It then finds how far along the line the passage stays narrow, and replaces
+//! the waypoints of the stretch by two on the line, [`LEAD`] metres before the passage and
+//! [`LEAD_OUT`] after it, when the new legs keep a unit's clearance. The formation then walks
+//! straight down the middle of the passage, and its ranks are as wide as the passage allows.
 
 use cohort_pathing::{Leg, ValidMap};
 use cohort_steering::Vec2;
@@ -47,15 +51,44 @@ struct Section {
     width: f32,
 }
 
+/// How precisely a section's width is measured: [`COARSE`] to find the narrowest section,
+/// [`FINE`] to turn it square to the passage.
+#[derive(Clone, Copy, Debug)]
+struct Precision {
+    /// How near the geometry a run stops (metres).
+    near: f32,
+    /// Most steps of a run.
+    steps: usize,
+}
+
+/// Within 5 cm, in at most 12 steps.
+const COARSE: Precision = Precision {
+    near: 0.05,
+    steps: 12,
+};
+
+/// Within a millimetre, in at most 64 steps: precise enough that the widths of sections
+/// turned a tenth of a degree apart tell which is narrower.
+const FINE: Precision = Precision {
+    near: 1e-3,
+    steps: 64,
+};
+
 /// The cross-section of the passage at `p`, square across `along` (free room up to `cap` on
 /// each side).
-fn section(map: &ValidMap, p: Vec2, along: Vec2, cap: f32) -> Option<Section> {
+fn section(
+    map: &ValidMap,
+    p: Vec2,
+    along: Vec2,
+    cap: f32,
+    precision: Precision,
+) -> Option<Section> {
     let across = along.perp();
     if across == Vec2::ZERO {
         return None;
     }
-    let left = run_to_geometry(map, p, across, cap);
-    let right = run_to_geometry(map, p, -across, cap);
+    let left = run_to_geometry(map, p, across, cap, precision);
+    let right = run_to_geometry(map, p, -across, cap, precision);
     // A point in (or on) the geometry has no cross-section.
     if left + right < MIN_WIDTH {
         return None;
@@ -69,13 +102,12 @@ fn section(map: &ValidMap, p: Vec2, along: Vec2, cap: f32) -> Option<Section> {
 
 /// How far (at most `cap`) one can go from `p` along the unit direction `dir` before meeting
 /// the geometry: steps as long as the clearance where each starts (which never step over
-/// it), to within [`RUN_PRECISION`] of it, at most [`RUN_STEPS`] of them. Precise enough that
-/// the widths of sections turned a degree apart tell which is narrower.
-fn run_to_geometry(map: &ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
+/// it), to within `precision` of it.
+fn run_to_geometry(map: &ValidMap, p: Vec2, dir: Vec2, cap: f32, precision: Precision) -> f32 {
     let mut t = 0.0f32;
-    for _ in 0..RUN_STEPS {
+    for _ in 0..precision.steps {
         let c = map.clearance_capped(p + dir * t, cap - t);
-        if !(c > RUN_PRECISION) {
+        if !(c > precision.near) {
             break;
         }
         t += c;
@@ -86,26 +118,24 @@ fn run_to_geometry(map: &ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
     t.min(cap)
 }
 
-/// How near the geometry [`run_to_geometry`] stops (metres), and its most steps.
-const RUN_PRECISION: f32 = 1e-3;
-const RUN_STEPS: usize = 64;
-
 /// Centres the walking path of `plan` through every passage narrower than `2 × half_width`
 /// (the pattern's width), keeping `radius` (a unit's) clear of the geometry (see the
 /// module's documentation). `narrows` receives the path's narrow stretches (arc lengths
-/// where the clearance is below `half_width`); it is a buffer, rewritten by the caller.
+/// where the clearance is below `half_width`, see [`super::narrows::narrow_stretches`]).
+/// Returns whether they still describe the path (it was looked at and kept as it was); when
+/// not, the caller finds them again.
 pub(super) fn centre_in_passages(
     map: &ValidMap,
     plan: &mut PathPlan,
     half_width: f32,
     radius: f32,
     narrows: &mut Vec<(f32, f32)>,
-) {
+) -> bool {
     if plan.points.len() < 2
         || plan.legs.iter().any(|l| *l != Leg::Walk)
         || !(half_width.is_finite() && half_width > 0.0 && radius.is_finite() && radius >= 0.0)
     {
-        return;
+        return false;
     }
     super::narrows::narrow_stretches(
         |p, cap| map.clearance_capped(p, cap),
@@ -117,6 +147,7 @@ pub(super) fn centre_in_passages(
     // room is measured up to the pattern's width on each side: a path along one wall, with
     // that much room on its other side, is not in a passage.
     let cap = 2.0 * half_width;
+    let mut unchanged = true;
     for &(s0, s1) in narrows.iter().rev().take(MAX_PASSAGES) {
         let Some(narrowest) = narrowest_section(map, &plan.points, (s0, s1), cap) else {
             continue;
@@ -129,8 +160,9 @@ pub(super) fn centre_in_passages(
         let reach_out = passage_extent(map, narrowest, 1.0, 2.0 * half_width, cap);
         let lead_in = narrowest.middle - narrowest.along * (reach_in + LEAD);
         let lead_out = narrowest.middle + narrowest.along * (reach_out + LEAD_OUT);
-        replace_stretch(map, plan, (s0, s1), (lead_in, lead_out), (radius, cap));
+        unchanged &= !replace_stretch(map, plan, (s0, s1), (lead_in, lead_out), (radius, cap));
     }
+    unchanged
 }
 
 /// The narrowest cross-section of the passage along the stretch `s0..s1` of `path`: at each
@@ -152,32 +184,87 @@ fn narrowest_section(
             }
         }
     };
+    // The stretch's tightest point (least clearance): the passage's narrowest section lies
+    // within [`NEAR_TIGHTEST`] of it along the path (a path crossing a thin wall at a slant
+    // is tightest at the gap's corner, a metre or two before the gap's middle).
+    let at = |k: usize| s0 + (s1 - s0) * (k as f32 / steps as f32);
+    let mut tightest = (f32::INFINITY, s0);
     for k in 0..=steps {
-        let s = s0 + (s1 - s0) * (k as f32 / steps as f32);
+        let c = map.clearance_capped(point_at(path, at(k)), cap);
+        if c < tightest.0 {
+            tightest = (c, at(k));
+        }
+    }
+    for k in 0..=steps {
+        let s = at(k);
+        if (s - tightest.1).abs() > NEAR_TIGHTEST {
+            continue;
+        }
         let p = point_at(path, s);
         let along = (point_at(path, s + STEP) - point_at(path, s - STEP)).normalize_or_zero();
-        keep(section(map, p, along, cap), &mut best);
+        keep(section(map, p, along, cap, COARSE), &mut best);
         for turn in 1..=COARSE_TURNS {
             for sign in [1.0, -1.0] {
                 let along = turned(along, sign * COARSE_STEP * turn as f32);
-                keep(section(map, p, along, cap), &mut best);
+                keep(section(map, p, along, cap, COARSE), &mut best);
             }
         }
     }
-    // Finer turns about the middle found, each half the last.
+    // Finer turns about the middle found, each half the last, measured finely (the section
+    // found first measured again so, to compare like with like).
+    let b = best?;
+    best = section(map, b.middle, b.along, cap, FINE);
     let mut step = 0.5 * COARSE_STEP;
     for _ in 0..FINE_PASSES {
         let b = best?;
         for sign in [1.0, -1.0] {
             keep(
-                section(map, b.middle, turned(b.along, sign * step), cap),
+                section(map, b.middle, turned(b.along, sign * step), cap, FINE),
                 &mut best,
             );
         }
         step *= 0.5;
     }
+    // The middle line from two parallel sections half a metre apart: between parallel walls
+    // the middles of parallel chords lie on it, whatever their slant (the slant itself changes
+    // a width by less than its measure tells near square). Both where the passage is: about
+    // the narrowest one's middle, or behind or ahead of it.
+    let b = best?;
+    let parallel = |s: &Section| (s.width - b.width).abs() <= AXIS_SLACK * b.width;
+    for (from, to) in [
+        (-AXIS_BASE, AXIS_BASE),
+        (-2.0 * AXIS_BASE, 0.0),
+        (0.0, 2.0 * AXIS_BASE),
+    ] {
+        let (Some(behind), Some(ahead)) = (
+            section(map, b.middle + b.along * from, b.along, cap, FINE),
+            section(map, b.middle + b.along * to, b.along, cap, FINE),
+        ) else {
+            continue;
+        };
+        if !(parallel(&behind) && parallel(&ahead)) {
+            continue;
+        }
+        if let Some(axis) = (ahead.middle - behind.middle).try_normalize() {
+            if axis.dot(b.along) > 0.0 {
+                return section(map, 0.5 * (behind.middle + ahead.middle), axis, cap, FINE)
+                    .or(best);
+            }
+        }
+    }
     best
 }
+
+/// How far along the path (metres) from a narrow stretch's tightest point its narrowest
+/// section is looked for.
+const NEAR_TIGHTEST: f32 = 3.0;
+
+/// Half the distance (metres) between the two sections that give a passage's middle line.
+const AXIS_BASE: f32 = 0.5;
+
+/// Most a section either side may differ in width from the narrowest, as a fraction of it,
+/// for the two to be taken as chords between the same parallel walls.
+const AXIS_SLACK: f32 = 0.02;
 
 /// `v` turned by `angle` radians (counter-clockwise).
 fn turned(v: Vec2, angle: f32) -> Vec2 {
@@ -200,7 +287,7 @@ fn passage_extent(map: &ValidMap, narrowest: Section, sign: f32, wide: f32, cap:
     let mut t = 0.0;
     for _ in 0..MAX_SAMPLES {
         let p = narrowest.middle + narrowest.along * (sign * (t + STEP));
-        match section(map, p, narrowest.along, cap) {
+        match section(map, p, narrowest.along, cap, COARSE) {
             Some(s) if s.width < wide => t += STEP,
             _ => break,
         }
@@ -210,14 +297,15 @@ fn passage_extent(map: &ValidMap, narrowest: Section, sign: f32, wide: f32, cap:
 
 /// Replaces the waypoints of `plan` within the stretch `s0..s1` (arc lengths) by `lead_in`
 /// and `lead_out`, when the legs from the waypoint before the stretch to `lead_in`, on to
-/// `lead_out` and on to the waypoint after it keep `radius` clear and go forwards.
+/// `lead_out` and on to the waypoint after it keep `radius` clear and go forwards. Returns
+/// whether it did.
 fn replace_stretch(
     map: &ValidMap,
     plan: &mut PathPlan,
     (s0, s1): (f32, f32),
     (lead_in, lead_out): (Vec2, Vec2),
     (radius, cap): (f32, f32),
-) {
+) -> bool {
     let points = &plan.points;
     // Arc length at each waypoint: the last before the stretch and the first after it.
     let mut s = 0.0;
@@ -234,7 +322,7 @@ fn replace_stretch(
         }
     }
     let (Some(&from), Some(&to)) = (points.get(before), points.get(after)) else {
-        return;
+        return false;
     };
     let along = (lead_out - lead_in).normalize_or_zero();
     let forwards = (lead_in - from).dot(along) > 0.0 && (to - lead_out).dot(along) > 0.0;
@@ -244,7 +332,7 @@ fn replace_stretch(
         || !map.line_of_sight(lead_in, lead_out, radius)
         || !map.line_of_sight(lead_out, to, radius)
     {
-        return;
+        return false;
     }
     let leg_clearance = |a: Vec2, b: Vec2| {
         let steps = (((b - a).length() / STEP).ceil() as usize).clamp(1, MAX_SAMPLES);
@@ -263,6 +351,7 @@ fn replace_stretch(
     if plan.clearance.len() == plan.points.len() + after - before - 1 - 2 {
         plan.clearance.splice(before + 1..=after, clearances);
     }
+    true
 }
 
 #[cfg(test)]
