@@ -31,6 +31,20 @@ fn plan(map: &ValidMap, points: &[Vec2]) -> PathPlan {
     }
 }
 
+/// A path from the south-west through the 4 m gap of [`walled`] and on to the south-east,
+/// round the gap's south corner at a unit's clearance.
+fn round_the_corner(map: &ValidMap) -> PathPlan {
+    plan(
+        map,
+        &[
+            Vec2::new(35.0, 10.0),
+            Vec2::new(48.6, 28.5),
+            Vec2::new(51.4, 28.5),
+            Vec2::new(70.0, 15.0),
+        ],
+    )
+}
+
 /// A path that comes at a 4 m gap diagonally and turns round its corner at a unit's
 /// clearance is replaced, through the gap, by two waypoints on the gap's middle line: the
 /// least clearance along the legs through the gap is then the gap's half-width, not the
@@ -38,15 +52,7 @@ fn plan(map: &ValidMap, points: &[Vec2]) -> PathPlan {
 #[test]
 fn a_path_round_a_gaps_corner_goes_straight_down_its_middle() {
     let map = walled(4.0);
-    let mut p = plan(
-        &map,
-        &[
-            Vec2::new(35.0, 10.0),
-            Vec2::new(48.6, 28.5),
-            Vec2::new(51.4, 28.5),
-            Vec2::new(70.0, 15.0),
-        ],
-    );
+    let mut p = round_the_corner(&map);
     let mut narrows = Vec::new();
     centre_in_passages(&map, &mut p, 5.75, 0.5, &mut narrows);
     assert_eq!(p.points.len(), 4, "{:?}", p.points);
@@ -121,15 +127,7 @@ fn every_leg_of_a_centred_path_keeps_a_unit_clear() {
 #[test]
 fn a_plan_with_a_jump_is_left_alone() {
     let map = walled(4.0);
-    let mut p = plan(
-        &map,
-        &[
-            Vec2::new(35.0, 10.0),
-            Vec2::new(48.6, 28.5),
-            Vec2::new(51.4, 28.5),
-            Vec2::new(70.0, 15.0),
-        ],
-    );
+    let mut p = round_the_corner(&map);
     p.legs[0] = Leg::Jump(0);
     let before = p.clone();
     centre_in_passages(&map, &mut p, 5.75, 0.5, &mut Vec::new());
