@@ -443,10 +443,11 @@ pub(crate) fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
         .unwrap_or(from)
 }
 
-/// Metres of lag a formation closed up into ranks for a passage tolerates beyond its
-/// `lag_tolerance` before it slows: its rear ranks file in through the passage's mouth after
-/// its front ranks, and a column that slowed for them would hold the passage longer (those
-/// waiting their turn behind it wait that much longer).
+/// Metres of lag a formation closed up into ranks (`Formation::in_column`: for a passage, or
+/// to pass an oncoming formation in one) tolerates beyond its `lag_tolerance` before it
+/// slows: its rear ranks file in through the passage's mouth after its front ranks, and a
+/// column that slowed for them would hold the passage longer (those waiting their turn
+/// behind it wait that much longer).
 const COLUMN_LAG_TOLERANCE: f32 = 2.0;
 
 /// The centre of a formation's members as its leash measures it: where their centre would be

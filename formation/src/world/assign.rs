@@ -37,7 +37,8 @@ impl World {
             f.pattern().layout(n, &mut scratch.slots);
         }
         scratch.located_members.clear();
-        // Closed up into ranks for a passage: a member out to the side of the ranks counts as
+        // Closed up into ranks (for a passage, or to pass an oncoming formation in one): a
+        // member out to the side of the ranks counts as
         // that much further back (it must first walk in from the side). The plain distance
         // ties many orders of members behind a file's slots, so this settles only some of
         // them towards the members in line with the passage.
@@ -131,8 +132,8 @@ impl World {
     }
 }
 
-/// Metres a member of ranks closed up for a passage counts as further back per metre it stands
-/// out to the side of them (see [`World::assign_slots`]).
+/// Metres a member of closed-up ranks (`Formation::in_column`) counts as further back per
+/// metre it stands out to the side of them (see [`World::assign_slots`]).
 const FLANK_WEIGHT: f32 = 1.5;
 
 /// A unit member making no progress towards a slot well away: farther than two radii (and
