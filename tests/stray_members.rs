@@ -91,3 +91,64 @@ fn a_member_beyond_a_standing_box_walks_through_it_to_its_slot() {
     );
     assert!(deepest <= 0.05, "deepest overlap {deepest}");
 }
+
+#[test]
+fn a_member_left_in_a_standing_box_catches_up_with_its_marching_squad() {
+    let map = Map {
+        max: Vec2::new(120.0, 60.0),
+        ..Map::default()
+    };
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    // A standing squad of 49 at (50, 30), packed at 1.5 m.
+    let (wall, _) = squad(
+        &mut world,
+        Vec2::new(50.0, 30.0),
+        &block(Vec2::new(50.0, 30.0), 7, 1.5),
+    );
+    world
+        .order(wall, Order::move_to(Vec2::new(50.0, 30.0)))
+        .expect("order");
+    // A squad of 9 east of it, marching east; one of its members was left between four
+    // units in the middle of the standing box.
+    let mut mine = block(Vec2::new(62.0, 30.0), 3, 1.5);
+    mine[4] = Vec2::new(50.75, 30.75);
+    let (f, units) = squad(&mut world, Vec2::new(62.0, 30.0), &mine);
+    world
+        .order(f, Order::move_to(Vec2::new(100.0, 30.0)))
+        .expect("order");
+    let left = units[4];
+    let mut deepest: f32 = 0.0;
+    let mut out_at = None;
+    let mut arrived_at = None;
+    for tick in 0..900 {
+        world.step(DT);
+        let at: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
+        for (i, a) in at.iter().enumerate() {
+            for b in &at[i + 1..] {
+                deepest = deepest.max(1.0 - (*a - *b).length() / (2.0 * RADIUS));
+            }
+        }
+        let p = world.unit(left).expect("alive").body.position;
+        // Out of the standing box (its units stand up to 54.5 m east).
+        if out_at.is_none() && p.x > 56.0 {
+            out_at = Some(tick as f32 * DT);
+        }
+        if arrived_at.is_none() && units.iter().all(|&u| world.unit_arrived(u)) {
+            arrived_at = Some(tick as f32 * DT);
+        }
+    }
+    let p = world.unit(left).expect("alive").body.position;
+    eprintln!("left behind: out of the box at {out_at:?} s, squad arrived at {arrived_at:?} s");
+    // The squad walks 38 m at 0.975 m/s (about 39 s); the member must not wait for it to
+    // arrive before it walks out of the box. (Held like a member standing in the box until
+    // its squad arrived, it walked out after 18.7 s and the squad arrived after 60.4 s.)
+    assert!(
+        out_at.is_some_and(|t| t < 10.0),
+        "out of the box at {out_at:?}; it stands at {p}"
+    );
+    assert!(
+        arrived_at.is_some_and(|t| t < 55.0),
+        "the squad arrived at {arrived_at:?}; the member stands at {p}"
+    );
+    assert!(deepest <= 0.05, "deepest overlap {deepest}");
+}

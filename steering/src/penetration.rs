@@ -73,6 +73,10 @@ fn set_bit(bits: &mut [u64], k: u32) {
     }
 }
 
+/// Overlap, as a fraction of the two radii, beyond which a solver made
+/// [`PenetrationSolver::set_deep_iterations`] goes on past its iteration count.
+pub const DEEP_FRACTION: f32 = 0.03;
+
 /// Centres closer than this fraction of the sum of radii count as coincident.
 const COINCIDENT_FRACTION: f32 = 1e-6;
 
@@ -113,6 +117,9 @@ pub struct PenetrationSolver {
     moved_now: Vec<u64>,
     /// Buffers of the local repair of handed-in candidates (see `penetration/repair.rs`).
     repair: repair::RepairScratch,
+    /// Most iterations a resolve adds past its count while a pair overlaps deeply (see
+    /// [`Self::set_deep_iterations`]).
+    deep_iterations: u32,
 }
 
 impl PenetrationSolver {
@@ -131,7 +138,16 @@ impl PenetrationSolver {
             moved_last: Vec::new(),
             moved_now: Vec::new(),
             repair: Default::default(),
+            deep_iterations: 0,
         })
+    }
+
+    /// Lets each resolve go on for up to `extra` iterations past its count while its last
+    /// iteration found a pair overlapping by more than [`DEEP_FRACTION`] of the two radii
+    /// (a crowd pressed hard needs more passes for its deepest pairs; everyone else stops
+    /// where they were). 0, the default, stops at the count.
+    pub fn set_deep_iterations(&mut self, extra: u32) {
+        self.deep_iterations = extra;
     }
 
     /// Hands the next [`Self::resolve`] its candidate pairs, collected by the caller during a
@@ -162,7 +178,8 @@ impl PenetrationSolver {
     /// the grid's pair order, or as handed in), then for each pair in turn re-measures it
     /// with the current positions and, if still overlapping, moves both apart along the line
     /// of centres by half the overlap. Coincident centres split along [`split_direction`].
-    /// Stops after `iterations` iterations or when one finds no overlap. Negative or NaN radii
+    /// Stops after `iterations` iterations or when one finds no overlap (past `iterations`,
+    /// goes on as [`Self::set_deep_iterations`] says). Negative or NaN radii
     /// count as 0; circles with non-finite centres are ignored.
     ///
     /// Candidate pairs (closer than the sum of radii plus a margin of
@@ -246,7 +263,13 @@ impl PenetrationSolver {
         self.moved_now.resize(words, 0);
         self.reserve_pairs(n);
         let mut everything = true;
-        for _ in 0..iterations {
+        // Beyond `iterations`, the solver goes on only while a pair still overlaps deeply.
+        let mut deep = false;
+        for pass in 0..iterations.saturating_add(self.deep_iterations) {
+            if pass >= iterations && !deep {
+                break;
+            }
+            deep = false;
             if stale {
                 let repaired = index.is_some_and(|(ix, m)| {
                     self.repair_candidates(positions, radii, max_radius, ix, m, drift_sq)
@@ -289,6 +312,7 @@ impl PenetrationSolver {
             for &(i, j) in &self.pairs {
                 let depth = separate_pair(positions, radii, i, j);
                 stats.last_max_overlap = stats.last_max_overlap.max(depth);
+                deep |= depth > DEEP_FRACTION * (radius_of(radii, i) + radius_of(radii, j));
                 // Stamped even when rounding leaves nothing to move: the pair measured as
                 // overlapping, so it is measured again next iteration, as without skipping.
                 set_bit(&mut self.moved_now, i);

@@ -25,6 +25,7 @@ use cohort_steering::orca::{self, OrcaAgent, OrcaBuffers, OrcaNeighbour, OrcaPar
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::make_way::LaneOpener;
+use super::separation::Heading;
 use serde::{Deserialize, Serialize};
 
 /// Tuning of reciprocal avoidance between units (plain data, defaults that work).
@@ -197,13 +198,24 @@ const STRAY_DISTANCE: f32 = 2.0;
 /// to step aside in time).
 const STRAY_SPEED: f32 = 0.5;
 
+/// Fraction of its top speed a member left behind by its formation walks out of the crowd
+/// holding it at (the crowd's units, waiting their own turn, have little room to step aside).
+const STRAGGLER_SPEED: f32 = 0.35;
+
+/// Speed (m/s) below which a member left behind by its formation counts as held where it is
+/// (see [`AvoidanceInput::strays`]); one walking faster after its formation is left to its
+/// steering.
+const HELD_SPEED: f32 = 0.3;
+
 impl AvoidanceInput<'_> {
     /// Whether unit `i` strays: it walks to a slot that stands still, more than
     /// [`STRAY_DISTANCE`] away (a member that ended beyond another formation's standing box,
-    /// or was pushed far off its place). Like a single opening a lane, it walks through the
-    /// units of standing formations, which take all of the avoidance between them and step
-    /// aside: standing formations close around it otherwise, and it stays outside its own
-    /// for good.
+    /// or was pushed far off its place), or it was left behind by its marching formation
+    /// ([`Heading::Straggling`]) and stands held (slower than [`HELD_SPEED`]: in another
+    /// formation's crowd; it walks at [`STRAGGLER_SPEED`]). Like a single opening a lane, it
+    /// walks through the units of standing formations, which take all of the avoidance
+    /// between them and step aside: standing formations close around it otherwise, and it
+    /// stays outside its own for good (a member left behind, until its formation arrives).
     pub(super) fn strays(&self, i: usize) -> bool {
         let (Some(&(goal, _)), Some(&heading), Some(&at)) = (
             self.goals.get(i),
@@ -213,9 +225,15 @@ impl AvoidanceInput<'_> {
             return false;
         };
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
-        heading == super::separation::Heading::StillSlot
-            && (goal - at).length_squared() > STRAY_DISTANCE * STRAY_DISTANCE
-            && self.runs.is_some_and(|r| r.size_of(group) > 1)
+        let away = match heading {
+            Heading::StillSlot => (goal - at).length_squared() > STRAY_DISTANCE * STRAY_DISTANCE,
+            Heading::Straggling => self
+                .velocities
+                .get(i)
+                .is_some_and(|v| v.length_squared() < HELD_SPEED * HELD_SPEED),
+            Heading::Detour | Heading::MovingSlot => false,
+        };
+        away && self.runs.is_some_and(|r| r.size_of(group) > 1)
     }
 
     /// Whether unit `i`'s top-level formation is near another one this tick.
@@ -264,7 +282,12 @@ impl AvoidanceInput<'_> {
         // around it pushes (separation would cancel its arrive and leave it standing).
         let preferred = match (strays, self.goals.get(i)) {
             (true, Some(&(goal, _))) => {
-                (goal - start).clamp_length_max(STRAY_SPEED * body.max_speed)
+                let speed = if self.headings.get(i) == Some(&Heading::Straggling) {
+                    STRAGGLER_SPEED
+                } else {
+                    STRAY_SPEED
+                };
+                (goal - start).clamp_length_max(speed * body.max_speed)
             }
             _ => preferred,
         };

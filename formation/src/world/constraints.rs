@@ -56,6 +56,11 @@ pub(super) fn resolve_constraints(
     // far in it, instead of collecting everyone's again.
     let (positions, radii) = (&mut frame.positions, &frame.radii);
     let iterations = settings.penetration_iterations;
+    // Up to as many iterations again while a pair still overlaps deeply (a crowd pressed
+    // hard into a gap or a corner).
+    if let Some(solver) = scratch.solver.as_mut() {
+        solver.set_deep_iterations(iterations);
+    }
     match (scratch.solver.as_mut(), scratch.grid.as_ref()) {
         (Some(solver), Some(grid)) => {
             solver.resolve_seeded(positions, radii, iterations, grid);

@@ -275,7 +275,15 @@ fn remove_sorted<T>(v: &mut Vec<T>, gone: &[(UnitId, usize)]) {
 /// detour to it.
 #[inline]
 fn heading_of(u: &UnitMotion) -> Heading {
+    use super::separation::STRAGGLE_DISTANCE;
     match u.slot_target {
+        Some(t)
+            if t.velocity != Vec2::ZERO
+                && (t.position - u.body.position).length_squared()
+                    > STRAGGLE_DISTANCE * STRAGGLE_DISTANCE =>
+        {
+            Heading::Straggling
+        }
         Some(t) if t.velocity != Vec2::ZERO && u.routed => Heading::Detour,
         Some(t) if t.velocity != Vec2::ZERO => Heading::MovingSlot,
         _ => Heading::StillSlot,

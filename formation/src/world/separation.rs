@@ -14,6 +14,10 @@ const SPAN_ITEMS: usize = 1024;
 /// hexagonally have three each; only a crowd pressed into overlap has more).
 const PAIRS_PER_ITEM: usize = 4;
 
+/// Distance (metres) from its moving slot beyond which a member counts as left behind
+/// ([`Heading::Straggling`]).
+pub(crate) const STRAGGLE_DISTANCE: f32 = 6.0;
+
 /// Why a unit steers where it does, as far as [`round_blocker`] is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Heading {
@@ -22,6 +26,11 @@ pub(crate) enum Heading {
     Detour,
     /// Straight to a slot that moves with its formation.
     MovingSlot,
+    /// To a slot that moves with its formation, straight or round an obstacle, from more than
+    /// [`STRAGGLE_DISTANCE`] away: a member left behind (held in another formation's crowd
+    /// while its own walked on). Avoidance lets it through standing formations like a stray
+    /// (see `avoidance.rs`).
+    Straggling,
     /// To a slot that stands still (straight or round an obstacle), or to where it stands.
     StillSlot,
 }
@@ -50,7 +59,7 @@ pub(super) fn round_blocker(
     let to_goal = goal - body.position;
     let on_way = (2.0 * range + 1.0) * body.radius;
     let turns = match heading {
-        Heading::Detour => true,
+        Heading::Detour | Heading::Straggling => true,
         Heading::MovingSlot => to_goal.length_squared() > on_way * on_way,
         Heading::StillSlot => false,
     };

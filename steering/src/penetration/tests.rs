@@ -321,3 +321,34 @@ fn shallow_overlaps_far_from_the_origin_are_resolved() {
     s.resolve(&mut pos, &[0.5, 0.5], 4);
     assert_eq!(pos, before);
 }
+
+/// A row of `n` circles of radius 0.5 along x, `spacing` apart.
+fn row(n: usize, spacing: f32) -> Vec<Vec2> {
+    (0..n)
+        .map(|k| Vec2::new(k as f32 * spacing - 8.0, 0.0))
+        .collect()
+}
+
+#[test]
+fn deep_overlaps_get_more_iterations_shallow_ones_do_not() {
+    let radii = [0.5; 16];
+    let deeper = |extra| {
+        let mut s = solver();
+        s.set_deep_iterations(extra);
+        s
+    };
+    // Pressed 20 % into each other: two iterations leave pairs deeper than `DEEP_FRACTION`,
+    // so the solver goes on, up to twice as many.
+    let mut deep = row(16, 0.8);
+    let stats = deeper(2).resolve(&mut deep, &radii, 2);
+    assert!(stats.iterations > 2 && stats.iterations <= 4, "{stats:?}");
+    // Without deep iterations it stops at its count.
+    let mut plain = row(16, 0.8);
+    let stats = solver().resolve(&mut plain, &radii, 2);
+    assert_eq!(stats.iterations, 2, "{stats:?}");
+    // Pressed half a per cent into each other (well under `DEEP_FRACTION`, however the
+    // separations pass along the row): it stops at its count.
+    let mut shallow = row(16, 0.995);
+    let stats = deeper(4).resolve(&mut shallow, &radii, 1);
+    assert_eq!(stats.iterations, 1, "{stats:?}");
+}
