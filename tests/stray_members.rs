@@ -1,6 +1,7 @@
 //! A member left beyond another formation's standing box (pushed there in a crowd, or ending
 //! on the wrong side of a neighbour at the goal) walks through that box to its own slot: the
-//! standing units step aside for it, as for a single opening a lane.
+//! standing units step aside for it, as for a single opening a lane. So does a member held in
+//! the middle of a standing box while its own squad marches on.
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{FormationSpec, Member, Order, UnitId, World, WorldSettings};
@@ -46,22 +47,39 @@ fn block(centre: Vec2, side: usize, spacing: f32) -> Vec<Vec2> {
         .collect()
 }
 
-#[test]
-fn a_member_beyond_a_standing_box_walks_through_it_to_its_slot() {
+/// A world `width` m by 60 m with a squad of 49 standing at (50, 30), packed at 1.5 m.
+fn world_with_standing_box(width: f32) -> World {
     let map = Map {
-        max: Vec2::new(100.0, 60.0),
+        max: Vec2::new(width, 60.0),
         ..Map::default()
     };
     let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
-    // A standing squad of 49 at (50, 30), packed at 1.5 m.
-    let (wall, _) = squad(
+    let (standing, _) = squad(
         &mut world,
         Vec2::new(50.0, 30.0),
         &block(Vec2::new(50.0, 30.0), 7, 1.5),
     );
     world
-        .order(wall, Order::move_to(Vec2::new(50.0, 30.0)))
+        .order(standing, Order::move_to(Vec2::new(50.0, 30.0)))
         .expect("order");
+    world
+}
+
+/// The deepest overlap of any two units (a fraction of the sum of their radii).
+fn deepest_overlap(world: &World) -> f32 {
+    let at: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
+    let mut deepest: f32 = 0.0;
+    for (i, a) in at.iter().enumerate() {
+        for b in &at[i + 1..] {
+            deepest = deepest.max(1.0 - (*a - *b).length() / (2.0 * RADIUS));
+        }
+    }
+    deepest
+}
+
+#[test]
+fn a_member_beyond_a_standing_box_walks_through_it_to_its_slot() {
+    let mut world = world_with_standing_box(100.0);
     // A squad of 9 west of it; one of its members stands just east of the standing box.
     let mut mine = block(Vec2::new(35.0, 30.0), 3, 1.5);
     mine[4] = Vec2::new(55.8, 30.2);
@@ -74,12 +92,7 @@ fn a_member_beyond_a_standing_box_walks_through_it_to_its_slot() {
     let mut arrived_at = None;
     for tick in 0..1200 {
         world.step(DT);
-        let at: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
-        for (i, a) in at.iter().enumerate() {
-            for b in &at[i + 1..] {
-                deepest = deepest.max(1.0 - (*a - *b).length() / (2.0 * RADIUS));
-            }
-        }
+        deepest = deepest.max(deepest_overlap(&world));
         if arrived_at.is_none() && units.iter().all(|&u| world.unit_arrived(u)) {
             arrived_at = Some(tick as f32 * DT);
         }
@@ -94,20 +107,7 @@ fn a_member_beyond_a_standing_box_walks_through_it_to_its_slot() {
 
 #[test]
 fn a_member_left_in_a_standing_box_catches_up_with_its_marching_squad() {
-    let map = Map {
-        max: Vec2::new(120.0, 60.0),
-        ..Map::default()
-    };
-    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
-    // A standing squad of 49 at (50, 30), packed at 1.5 m.
-    let (wall, _) = squad(
-        &mut world,
-        Vec2::new(50.0, 30.0),
-        &block(Vec2::new(50.0, 30.0), 7, 1.5),
-    );
-    world
-        .order(wall, Order::move_to(Vec2::new(50.0, 30.0)))
-        .expect("order");
+    let mut world = world_with_standing_box(120.0);
     // A squad of 9 east of it, marching east; one of its members was left between four
     // units in the middle of the standing box.
     let mut mine = block(Vec2::new(62.0, 30.0), 3, 1.5);
@@ -122,12 +122,7 @@ fn a_member_left_in_a_standing_box_catches_up_with_its_marching_squad() {
     let mut arrived_at = None;
     for tick in 0..900 {
         world.step(DT);
-        let at: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
-        for (i, a) in at.iter().enumerate() {
-            for b in &at[i + 1..] {
-                deepest = deepest.max(1.0 - (*a - *b).length() / (2.0 * RADIUS));
-            }
-        }
+        deepest = deepest.max(deepest_overlap(&world));
         let p = world.unit(left).expect("alive").body.position;
         // Out of the standing box (its units stand up to 54.5 m east).
         if out_at.is_none() && p.x > 56.0 {
