@@ -448,7 +448,7 @@ pub(crate) fn turn_towards(from: Vec2, to: Vec2, max_angle: f32) -> Vec2 {
 /// slows: its rear ranks file in through the passage's mouth after its front ranks, and a
 /// column that slowed for them would hold the passage longer (those waiting their turn
 /// behind it wait that much longer).
-const COLUMN_LAG_TOLERANCE: f32 = 3.0;
+const COLUMN_LAG_TOLERANCE: f32 = 2.0;
 
 /// The centre of a formation's members as its leash measures it: where their centre would be
 /// if their slot targets were laid around it as they are around the `anchor`, that is the
