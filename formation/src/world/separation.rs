@@ -27,9 +27,10 @@ pub(crate) enum Heading {
     /// Straight to a slot that moves with its formation.
     MovingSlot,
     /// To a slot that moves with its formation, straight or round an obstacle, from more than
-    /// [`STRAGGLE_DISTANCE`] away: a member left behind (held in another formation's crowd
-    /// while its own walked on). Avoidance lets it through standing formations like a stray
-    /// (see `avoidance.rs`).
+    /// [`STRAGGLE_DISTANCE`] away: a member left behind while its formation walked on.
+    /// Separation turns its pushes as on a detour; avoidance, once it also stands nearly
+    /// still (held in another formation's crowd), lets it through standing formations like
+    /// a stray (see `avoidance.rs`).
     Straggling,
     /// To a slot that stands still (straight or round an obstacle), or to where it stands.
     StillSlot,
