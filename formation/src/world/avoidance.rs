@@ -17,7 +17,7 @@ mod quiet;
 mod search;
 
 pub(crate) use search::GroupRuns;
-use search::insert_nearest;
+use search::{NearKey, insert_nearest};
 
 use cohort_steering::grid::NeighbourSearch;
 use cohort_steering::ops::positive_or_zero;
@@ -151,7 +151,7 @@ pub(super) struct AvoidanceInput<'a> {
 
 /// A unit's own buffers for its avoidance (one set per thread).
 pub(crate) struct AvoidanceBuffers {
-    nearest: Vec<(f32, u32)>,
+    nearest: Vec<NearKey>,
     neighbours: Vec<OrcaNeighbour>,
     segments: Vec<OrcaSegment>,
     orca: OrcaBuffers,
@@ -328,7 +328,7 @@ impl AvoidanceInput<'_> {
                     let other = self.groups.get(j as usize).copied().unwrap_or(NO_GROUP);
                     if !rejects(other) && j as usize != i {
                         let d = (p - start).length_squared();
-                        insert_nearest(nearest, cap, (d, j));
+                        insert_nearest(nearest, cap, NearKey::new(d, j));
                     }
                 }),
             }
@@ -380,8 +380,7 @@ impl AvoidanceInput<'_> {
                 SHARE
             }
         };
-        for &(_, j) in nearest.iter() {
-            let j = j as usize;
+        for j in nearest.iter().map(|k| k.index() as usize) {
             let (Some(&p), Some(&v), Some(&r)) = (
                 self.positions.get(j),
                 self.velocities.get(j),
@@ -421,8 +420,8 @@ impl AvoidanceInput<'_> {
             return strays.then_some((preferred, None));
         }
         neighbours.clear();
-        neighbours.extend(nearest.iter().filter_map(|&(_, j)| {
-            let j = j as usize;
+        neighbours.extend(nearest.iter().filter_map(|k| {
+            let j = k.index() as usize;
             match (
                 self.positions.get(j),
                 self.velocities.get(j),
@@ -459,7 +458,10 @@ impl AvoidanceInput<'_> {
         );
         let binding = out.binding.and_then(|b| match b {
             orca::Binding::Neighbour(k) => match nearest.get(k) {
-                Some(&(_, j)) => self.ids.get(j as usize).map(|&id| Binding::Unit(id)),
+                Some(k) => self
+                    .ids
+                    .get(k.index() as usize)
+                    .map(|&id| Binding::Unit(id)),
                 None => near_obstacles
                     .get(k - nearest.len())
                     .map(|o| Binding::Obstacle { center: o.center }),

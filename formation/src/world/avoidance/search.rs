@@ -115,7 +115,7 @@ impl GroupRuns {
         rejects: R,
         (own, group): (u32, u32),
         cap: usize,
-        nearest: &mut Vec<(f32, u32)>,
+        nearest: &mut Vec<NearKey>,
     ) where
         R: Fn(u32) -> bool,
     {
@@ -135,7 +135,7 @@ impl GroupRuns {
             grid.for_each_row_run_nearest_first(center, radius, |first, items, positions| {
                 self.scan_each(&query, &rejects, nearest, first, items, positions);
                 match nearest.last() {
-                    Some(&(d, _)) if nearest.len() >= cap => d,
+                    Some(&last) if nearest.len() >= cap => last.distance_sq(),
                     _ => whole,
                 }
             });
@@ -181,7 +181,7 @@ impl GroupRuns {
         &self,
         q: &Query,
         rejects: &R,
-        nearest: &mut Vec<(f32, u32)>,
+        nearest: &mut Vec<NearKey>,
         first: usize,
         items: &[u32],
         positions: &[Vec2],
@@ -201,7 +201,11 @@ impl GroupRuns {
                 };
                 for (&i, &p) in items.iter().zip(positions) {
                     if i != q.own && within_radius(p, q.center, q.radius) {
-                        insert_nearest(nearest, q.cap, ((p - q.center).length_squared(), i));
+                        insert_nearest(
+                            nearest,
+                            q.cap,
+                            NearKey::new((p - q.center).length_squared(), i),
+                        );
                     }
                 }
             }
@@ -216,7 +220,7 @@ impl GroupRuns {
         &self,
         q: &Query,
         rejects: &R,
-        nearest: &mut Vec<(f32, u32)>,
+        nearest: &mut Vec<NearKey>,
         first: usize,
         items: &[u32],
         positions: &[Vec2],
@@ -239,21 +243,51 @@ impl GroupRuns {
                 continue;
             }
             if i != q.own && within_radius(p, q.center, q.radius) {
-                insert_nearest(nearest, q.cap, ((p - q.center).length_squared(), i));
+                insert_nearest(
+                    nearest,
+                    q.cap,
+                    NearKey::new((p - q.center).length_squared(), i),
+                );
             }
             k += 1;
         }
     }
 }
 
-/// Keeps the `cap` nearest `(distance², index)` in `nearest`, sorted, ties by index (so the
-/// result does not depend on the order the search visits units in).
-#[inline]
-pub(super) fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f32, u32)) {
-    let before = |a: &(f32, u32), b: &(f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
+/// A unit found by the search as one word: its squared distance's bits above its index, so
+/// that one integer comparison orders two of them by distance, ties by index. A squared
+/// distance is never negative (nor NaN: the search keeps only units within its radius), and
+/// the bits of non-negative floats order as the floats do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct NearKey(u64);
+
+impl NearKey {
+    /// The key of unit `index` at squared distance `distance_sq` (not negative).
+    #[inline(always)]
+    pub(crate) fn new(distance_sq: f32, index: u32) -> Self {
+        Self((u64::from(distance_sq.to_bits()) << 32) | u64::from(index))
+    }
+
+    /// The unit's index.
+    #[inline(always)]
+    pub(crate) fn index(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The unit's squared distance.
+    #[inline(always)]
+    pub(crate) fn distance_sq(self) -> f32 {
+        f32::from_bits((self.0 >> 32) as u32)
+    }
+}
+
+/// Keeps the `cap` nearest in `nearest`, sorted by distance, ties by index (so the result
+/// does not depend on the order the search visits units in).
+#[inline(always)]
+pub(super) fn insert_nearest(nearest: &mut Vec<NearKey>, cap: usize, item: NearKey) {
     if nearest.len() >= cap {
         match nearest.last_mut() {
-            Some(last) if before(&item, last) => *last = item,
+            Some(last) if item < *last => *last = item,
             _ => return,
         }
     } else {
@@ -262,16 +296,14 @@ pub(super) fn insert_nearest(nearest: &mut Vec<(f32, u32)>, cap: usize, item: (f
     // Moved towards the front past every entry it comes before (the list is short).
     let list = nearest.as_mut_slice();
     let mut k = list.len().saturating_sub(1);
-    while k > 0 {
-        match list.get(k - 1) {
-            Some(&e) if before(&item, &e) => {
-                if let Some(slot) = list.get_mut(k) {
-                    *slot = e;
-                }
-                k -= 1;
-            }
-            _ => break,
+    while let Some(&e) = list.get(k.wrapping_sub(1)) {
+        if e <= item {
+            break;
         }
+        if let Some(slot) = list.get_mut(k) {
+            *slot = e;
+        }
+        k -= 1;
     }
     if let Some(slot) = list.get_mut(k) {
         *slot = item;

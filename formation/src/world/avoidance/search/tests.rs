@@ -1,7 +1,7 @@
 use cohort_steering::grid::{CellGrid, NeighbourSearch};
 use cohort_steering::{SimRng, Vec2};
 
-use super::{GroupRuns, insert_nearest};
+use super::{GroupRuns, NearKey, insert_nearest};
 use crate::world::avoidance::NO_GROUP;
 
 /// Units in blocks of one group each (as formations stand), a few of no group; with `split`
@@ -63,7 +63,11 @@ fn keep_the_nearest(split: bool) {
                 refused += 1;
             } else if j as usize != k {
                 found += 1;
-                insert_nearest(&mut plain, cap, ((p - centre).length_squared(), j));
+                insert_nearest(
+                    &mut plain,
+                    cap,
+                    NearKey::new((p - centre).length_squared(), j),
+                );
             }
         });
         let mut kept = Vec::new();
@@ -77,7 +81,7 @@ fn keep_the_nearest(split: bool) {
             &mut kept,
         );
         assert_eq!(kept, plain);
-        assert!(kept.iter().all(|&(d, _)| d <= radius * radius));
+        assert!(kept.iter().all(|k| k.distance_sq() <= radius * radius));
         total += plain.len();
         capped += usize::from(found > cap);
     }
@@ -97,12 +101,13 @@ fn insert_nearest_keeps_the_nearest_sorted() {
         let cap = 1 + rng.index(10);
         let items: Vec<(f32, u32)> = (0..30).map(|j| ((rng.index(8)) as f32, j)).collect();
         let mut kept = Vec::new();
-        for &item in items.iter().rev() {
-            insert_nearest(&mut kept, cap, item);
+        for &(d, j) in items.iter().rev() {
+            insert_nearest(&mut kept, cap, NearKey::new(d, j));
         }
         let mut wanted = items.clone();
         wanted.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         wanted.truncate(cap);
+        let kept: Vec<(f32, u32)> = kept.iter().map(|k| (k.distance_sq(), k.index())).collect();
         assert_eq!(kept, wanted);
     }
 }
