@@ -1,7 +1,8 @@
 //! A member left beyond another formation's standing box (pushed there in a crowd, or ending
 //! on the wrong side of a neighbour at the goal) walks through that box to its own slot: the
 //! standing units step aside for it, as for a single opening a lane. So does a member held in
-//! the middle of a standing box while its own squad marches on.
+//! the middle of a standing box while its own squad marches on, or in the middle of a box
+//! marching the other way.
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{FormationSpec, Member, Order, UnitId, World, WorldSettings};
@@ -143,6 +144,69 @@ fn a_member_left_in_a_standing_box_catches_up_with_its_marching_squad() {
     );
     assert!(
         arrived_at.is_some_and(|t| t < 55.0),
+        "the squad arrived at {arrived_at:?}; the member stands at {p}"
+    );
+    assert!(deepest <= 0.05, "deepest overlap {deepest}");
+}
+
+#[test]
+fn a_member_swept_along_by_a_marching_box_walks_out_of_it() {
+    let map = Map {
+        max: Vec2::new(160.0, 60.0),
+        ..Map::default()
+    };
+    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    // A box of 49 marching east, and a squad of 9 north-west of it marching west; one of the
+    // squad's members was left between four units in the middle of the box, which carries
+    // it east, away from its slot, as fast as the box walks (so it is never standing).
+    let (marching, _) = squad(
+        &mut world,
+        Vec2::new(60.0, 30.0),
+        &block(Vec2::new(60.0, 30.0), 7, 1.5),
+    );
+    world
+        .order(marching, Order::move_to(Vec2::new(140.0, 30.0)))
+        .expect("order");
+    let mut mine = block(Vec2::new(48.0, 42.0), 3, 1.5);
+    mine[4] = Vec2::new(60.75, 30.75);
+    let (f, units) = squad(&mut world, Vec2::new(48.0, 42.0), &mine);
+    world
+        .order(f, Order::move_to(Vec2::new(10.0, 42.0)))
+        .expect("order");
+    let left = units[4];
+    let mut deepest: f32 = 0.0;
+    let mut out_at = None;
+    let mut arrived_at = None;
+    let mut farthest_east: f32 = 0.0;
+    for tick in 0..1500 {
+        world.step(DT);
+        deepest = deepest.max(deepest_overlap(&world));
+        let p = world.unit(left).expect("alive").body.position;
+        farthest_east = farthest_east.max(p.x);
+        let box_at = world.formation(marching).expect("alive").anchor.position;
+        // Out of the marching box (its units stand up to 4.5 m from its centre).
+        if out_at.is_none() && (p - box_at).abs().max_element() > 6.0 {
+            out_at = Some(tick as f32 * DT);
+        }
+        if arrived_at.is_none() && units.iter().all(|&u| world.unit_arrived(u)) {
+            arrived_at = Some(tick as f32 * DT);
+        }
+    }
+    let p = world.unit(left).expect("alive").body.position;
+    eprintln!(
+        "swept along: out of the box at {out_at:?} s, carried to x = {farthest_east}, squad \
+         arrived at {arrived_at:?} s"
+    );
+    // The squad walks about 38 m at 0.975 m/s (about 39 s). The member gets out of the box
+    // after about 10 s, carried some 4 m east first, and its squad arrives after 54.3 s; with
+    // the rule that walks a held member left behind out as a stray switched off, the squad
+    // arrived after 60.4 s.
+    assert!(
+        out_at.is_some_and(|t| t < 15.0),
+        "out of the box at {out_at:?}; it stands at {p}"
+    );
+    assert!(
+        arrived_at.is_some_and(|t| t < 57.0),
         "the squad arrived at {arrived_at:?}; the member stands at {p}"
     );
     assert!(deepest <= 0.05, "deepest overlap {deepest}");
