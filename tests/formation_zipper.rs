@@ -74,8 +74,9 @@ impl Crossings {
 
 /// The two streams of [`PER_STREAM`] formations each, 8 m apart centre to centre, both
 /// ordered east to points in their own rows beyond the wall (the further ahead, the further
-/// east), every formation keeping `follow_gap`.
-fn merge_at_wall_end(follow_gap: f32) -> Crossings {
+/// east), every formation keeping `follow_gap`; every formation starts `dx` metres east of
+/// its place.
+fn merge_at_wall_end(follow_gap: f32, dx: f32) -> Crossings {
     let mut map = Map::with_bounds(Vec2::ZERO, Vec2::new(200.0, 60.0));
     map.walls
         .push(Wall::new(Vec2::new(WALL_X, WALL_END), Vec2::new(WALL_X, 60.0)).expect("wall"));
@@ -86,7 +87,7 @@ fn merge_at_wall_end(follow_gap: f32) -> Crossings {
         (1, JOINERS_Y, PatternKind::Ranks(2)),
     ] {
         for k in 0..PER_STREAM {
-            let x = 56.0 - 8.0 * k as f32;
+            let x = 56.0 - 8.0 * k as f32 + dx;
             let f = add_group(&mut world, Vec2::new(x, y), kind.clone(), follow_gap);
             let goal = Vec2::new(180.0 - 12.0 * k as f32, y);
             world.order(f, Order::move_to(goal)).expect("order");
@@ -113,18 +114,30 @@ fn merge_at_wall_end(follow_gap: f32) -> Crossings {
     Crossings { order, last }
 }
 
+/// Where the formations start, metres east of their places, for the runs that merge freely.
+const FREE_STARTS: [f32; 6] = [0.0, 0.05, -0.05, 0.1, -0.1, 0.2];
+
 #[test]
 fn streams_merging_at_a_wall_end_pass_in_turn() {
-    let zipped = merge_at_wall_end(QUEUE_GAP);
-    let free = merge_at_wall_end(0.0);
+    let zipped = merge_at_wall_end(QUEUE_GAP, 0.0);
+    // Merging freely is chaotic: with every formation moved a few centimetres, the same
+    // streams took from 69 to 90 s; taking turns, from 72 to 77 s. So the streams taking
+    // turns are compared with the mean of free merges from starts moved by up to 20 cm.
+    let free: Vec<Crossings> = FREE_STARTS
+        .iter()
+        .map(|&dx| merge_at_wall_end(0.0, dx))
+        .collect();
+    let free_mean = free.iter().map(|c| c.last).sum::<f32>() / free.len() as f32;
     eprintln!("merge at a wall's end: queueing {zipped:?}, without queueing {free:?}");
     assert_eq!(zipped.order.len(), 2 * PER_STREAM, "{zipped:?}");
-    assert_eq!(free.order.len(), 2 * PER_STREAM, "{free:?}");
+    for f in &free {
+        assert_eq!(f.order.len(), 2 * PER_STREAM, "{f:?}");
+    }
     // Strictly in turn.
     assert_eq!(zipped.turns(), 2 * PER_STREAM - 1, "{zipped:?}");
     // And no slower than without queueing (a second to spare).
     assert!(
-        zipped.last <= free.last + 1.0,
-        "{zipped:?} against {free:?}"
+        zipped.last <= free_mean + 1.0,
+        "{zipped:?} against a mean of {free_mean} s over {free:?}"
     );
 }

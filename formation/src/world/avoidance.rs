@@ -57,7 +57,7 @@ impl Default for AvoidanceSettings {
             enabled: true,
             time_horizon: 2.0,
             obstacle_time_horizon: 0.5,
-            neighbour_distance: 8.0,
+            neighbour_distance: 6.0,
             max_neighbours: 10,
             right_hand: 1.0,
         }
