@@ -198,8 +198,7 @@ fn a_member_swept_along_by_a_marching_box_walks_out_of_it() {
          arrived at {arrived_at:?} s"
     );
     // The squad walks about 38 m at 0.975 m/s (about 39 s). The member gets out of the box
-    // after 7.5 s, carried some 2 m east first, and its squad arrives after 54.2 s; a member
-    // the box kept would be carried to its goal, 80 m east.
+    // after 7.5 s, carried some 2 m east first, and its squad arrives after 54.2 s.
     assert!(
         out_at.is_some_and(|t| t < 15.0),
         "out of the box at {out_at:?}; it stands at {p}"
