@@ -296,7 +296,7 @@ pub(super) fn insert_nearest(nearest: &mut Vec<NearKey>, cap: usize, item: NearK
     // Moved towards the front past every entry it comes before (the list is short).
     let list = nearest.as_mut_slice();
     let mut k = list.len().saturating_sub(1);
-    while let Some(&e) = list.get(k.wrapping_sub(1)) {
+    while let Some(&e) = k.checked_sub(1).and_then(|j| list.get(j)) {
         if e <= item {
             break;
         }
