@@ -122,6 +122,12 @@ pub(crate) struct RootIndex {
     all: Strips,
     /// Every root by reach class (built by [`Self::index_all`]).
     classes: ReachClasses,
+    /// The roots a lane can reach by reach class: every root but the singles on the move,
+    /// which [`Lane::reaches`] never takes (built by [`Self::index_all`] when there are such
+    /// singles; `classes` serves otherwise).
+    lane_classes: ReachClasses,
+    /// Whether `lane_classes` was built this tick (else `classes` holds the same roots).
+    lane_classes_apart: bool,
     /// The movers per heading class (built by [`Self::index_headings`]).
     headings: [Strips; HEADINGS],
     /// The movers' indices into `entries`, grouped by heading class.
@@ -209,7 +215,13 @@ impl RootIndex {
             0..self.entries.len() as u32,
             self.entries.len(),
         );
-        self.classes.build(&self.entries);
+        self.classes.build(&self.entries, |_| true);
+        // In a crowd of singles most roots are singles on the move, which no lane takes:
+        // the lane queries look among the others only.
+        self.lane_classes_apart = self.entries.iter().any(walks_alone);
+        if self.lane_classes_apart {
+            self.lane_classes.build(&self.entries, |e| !walks_alone(e));
+        }
     }
 
     /// Classes the movers by heading and buckets each class by position (for
@@ -407,8 +419,13 @@ impl RootIndex {
                 visit(b);
             }
         };
-        if self.classes.usable() {
-            self.classes.for_each_class(|strips, reach| {
+        let classes = if self.lane_classes_apart {
+            &self.lane_classes
+        } else {
+            &self.classes
+        };
+        if classes.usable() {
+            classes.for_each_class(|strips, reach| {
                 let (x, y) = lane_box(a, lane, reach + LANE_MARGIN);
                 strips.for_each_in(&self.entries, x, y, &mut visit);
             });
@@ -417,6 +434,11 @@ impl RootIndex {
             self.all.for_each_in(&self.entries, x, y, visit);
         }
     }
+}
+
+/// Whether root `e` is a single unit on the move, which no lane takes ([`Lane::reaches`]).
+fn walks_alone(e: &RootEntry) -> bool {
+    e.moving && e.single
 }
 
 /// The box (x and y ranges) round every anchor of a root whose circle, of radius at most

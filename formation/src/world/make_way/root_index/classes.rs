@@ -28,16 +28,16 @@ pub(super) struct ReachClasses {
 }
 
 impl ReachClasses {
-    /// Rebuilds the classes from `entries` (sorted by x). Allocates nothing once warm unless
-    /// a class grows by more than a quarter.
-    pub(super) fn build(&mut self, entries: &[RootEntry]) {
+    /// Rebuilds the classes from the `entries` (sorted by x) that `keep` keeps. Allocates
+    /// nothing once warm unless a class grows by more than a quarter.
+    pub(super) fn build(&mut self, entries: &[RootEntry], keep: impl Fn(&RootEntry) -> bool) {
         self.usable = entries
             .iter()
             .all(|e| e.position.is_finite() && e.half_extent.length().is_finite());
         let mut counts = [0u32; CLASSES + 1];
         self.reach = [0.0; CLASSES];
         if self.usable {
-            for e in entries {
+            for e in entries.iter().filter(|e| keep(e)) {
                 let r = e.half_extent.length();
                 let k = class_of(r);
                 counts[k + 1] += 1;
@@ -53,7 +53,7 @@ impl ReachClasses {
         self.members.resize(counts[CLASSES] as usize, 0);
         let mut cursor = counts;
         if self.usable {
-            for (i, e) in entries.iter().enumerate() {
+            for (i, e) in entries.iter().enumerate().filter(|(_, e)| keep(e)) {
                 let c = &mut cursor[class_of(e.half_extent.length())];
                 if let Some(slot) = self.members.get_mut(*c as usize) {
                     *slot = i as u32;
