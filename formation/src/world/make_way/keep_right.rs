@@ -28,15 +28,15 @@ pub(super) fn keep_right_in_passage(
     a: &RootEntry,
     lane: &Lane,
 ) -> Vec2 {
-    // Anyone coming the other way within the widest passage that counts, first: in a crowd
-    // going one way that search looks at empty wedges of heading, cheaper than measuring
-    // the passage.
-    if !index.oncoming_ahead(a, lane, PASSAGE_HORIZON, PASSAGE_WIDTH) {
-        return Vec2::ZERO;
-    }
+    // The passage first: in the open a few clearance samples tell, where the search for
+    // traffic coming the other way looks 40 s of closing ahead, a square hundreds of metres
+    // wide, whose wedges of heading a crowd of singles walking every way fills.
     let right = -lane.left;
     let to_right = crate::world::narrows::free_run(map, a.position, right, PASSAGE_WIDTH);
     if to_right >= PASSAGE_WIDTH {
+        return Vec2::ZERO;
+    }
+    if !index.oncoming_ahead(a, lane, PASSAGE_HORIZON, PASSAGE_WIDTH) {
         return Vec2::ZERO;
     }
     let to_left = crate::world::narrows::free_run(map, a.position, lane.left, PASSAGE_WIDTH);
