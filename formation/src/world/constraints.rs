@@ -15,8 +15,8 @@ use super::{Scratch, Terrain, WorldSettings};
 /// The map's geometry near one unit, found by a query (one pair of buffers per chunk of units,
 /// kept between ticks).
 pub(crate) struct NearGeometry {
-    obstacles: Vec<CircleObstacle>,
-    walls: Vec<Wall>,
+    pub(crate) obstacles: Vec<CircleObstacle>,
+    pub(crate) walls: Vec<Wall>,
 }
 
 impl Default for NearGeometry {

@@ -1,8 +1,8 @@
 //! Per-tick buffers, reused every tick and never serialized.
 
+use cohort_steering::Vec2;
 use cohort_steering::grid::CellGrid;
 use cohort_steering::penetration::PenetrationSolver;
-use cohort_steering::{CircleObstacle, Vec2, Wall};
 
 use crate::assignment::SlotAssignment;
 use crate::ids::{FormationId, UnitId};
@@ -36,8 +36,10 @@ pub(crate) struct Scratch {
     pub(crate) solver: Option<PenetrationSolver>,
     /// Per steered unit: whether the map's geometry pushed it back this tick (the constraint stage).
     pub(crate) held: Vec<bool>,
-    pub(crate) near_obstacles: Vec<CircleObstacle>,
-    pub(crate) near_walls: Vec<Wall>,
+    /// The single-thread steering stage's geometry buffers (made with room, as each chunk's
+    /// below, so that the first unit to come near obstacles long after the world was built
+    /// does not allocate in that tick).
+    pub(crate) near: super::constraints::NearGeometry,
     /// The constraint stage's geometry buffers, one per chunk of units (see `world/par.rs`).
     pub(crate) chunk_near: Vec<super::constraints::NearGeometry>,
     /// The parallel steering stage's geometry buffers, one pair per chunk of units, kept
