@@ -3,6 +3,8 @@
 use cohort_steering::Vec2;
 use cohort_steering::grid::CellGrid;
 use cohort_steering::penetration::PenetrationSolver;
+#[cfg(feature = "parallel")]
+use cohort_steering::{CircleObstacle, Wall};
 
 use crate::assignment::SlotAssignment;
 use crate::ids::{FormationId, UnitId};
