@@ -1,7 +1,8 @@
 //! Queueing, measured: a formation that catches up with a slower one ahead of it keeps a gap
 //! behind it, and of two formations whose paths merge, one waits for the other, instead of
-//! either pressing into the other's ranks. Each scenario also runs with queueing off
-//! (`follow_gap` 0, the default: queueing is experimental) to show what it prevents.
+//! either pressing into the other's ranks. Each scenario runs with a 2 m gap and with
+//! queueing off (`follow_gap` 0) to show what it prevents; the first also with the default
+//! gap, 1 m.
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{
@@ -12,7 +13,7 @@ use cohort::steering::{Body, Vec2};
 
 const DT: f32 = 1.0 / 30.0;
 const RADIUS: f32 = 0.5;
-/// The gap queueing keeps (it is off by default).
+/// The gap queueing keeps in these scenarios (1 m by default).
 const QUEUE_GAP: f32 = 2.0;
 
 /// A 4 × 4 box of 16 units of top speed `speed` at `at` facing +x, every unit on its slot.
@@ -145,7 +146,15 @@ fn catch_up(follow_gap: f32) -> Outcome {
 fn a_faster_formation_queues_behind_a_slower_one() {
     let queued = catch_up(QUEUE_GAP);
     let pressed = catch_up(0.0);
-    eprintln!("catch up: queued {queued:?}, without queueing {pressed:?}");
+    let by_default = catch_up(FormationSettings::default().follow_gap);
+    eprintln!(
+        "catch up: queued {queued:?}, without queueing {pressed:?}, by default {by_default:?}"
+    );
+    // Formations queue by default, a metre apart (units of the two 2 m apart, centre to
+    // centre, and at most 0.48 m off their slots; 7 m without queueing).
+    assert!(by_default.arrived.is_some(), "{by_default:?}");
+    assert!(by_default.closest > 2.0 * RADIUS + 0.5, "{by_default:?}");
+    assert!(by_default.worst_slot_error < 0.75, "{by_default:?}");
     // Queueing: the ranks never touch and every unit stays near its slot.
     assert!(queued.arrived.is_some(), "{queued:?}");
     assert!(queued.closest > 2.0 * RADIUS + 1.0, "{queued:?}");

@@ -14,7 +14,7 @@ use cohort::steering::{Body, Vec2, Wall};
 
 const DT: f32 = 1.0 / 30.0;
 const RADIUS: f32 = 0.5;
-/// The gap queueing keeps (it is off by default).
+/// The gap queueing keeps in this scenario (1 m by default).
 const QUEUE_GAP: f32 = 2.0;
 /// Formations per stream.
 const PER_STREAM: usize = 6;

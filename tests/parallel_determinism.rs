@@ -75,14 +75,15 @@ fn the_army_steps_bit_identically_from_outside_the_pool() {
     assert_eq!(outside, army_hashes(1));
 }
 
-/// The army queueing (`follow_gap` 1 m on every formation): its state hashes after every 50
-/// of 300 ticks, and how many of its formations were waiting at the checkpoints.
-fn queueing_army_run() -> (Vec<u64>, usize) {
+/// The army with every formation keeping `follow_gap` (1 m by default; 0: queueing off): its
+/// state hashes after every 50 of 300 ticks, and how many of its formations were waiting at
+/// the checkpoints.
+fn gap_army_run(follow_gap: f32) -> (Vec<u64>, usize) {
     let mut world = army();
     let ids: Vec<FormationId> = world.formations().map(|(id, _)| id).collect();
     for &id in &ids {
         let settings = FormationSettings {
-            follow_gap: 1.0,
+            follow_gap,
             ..world.formation(id).expect("formation").settings.clone()
         };
         world
@@ -105,13 +106,31 @@ fn queueing_army_run() -> (Vec<u64>, usize) {
 
 #[test]
 fn the_queueing_army_steps_bit_identically_on_one_two_and_four_threads() {
+    let gap = FormationSettings::default().follow_gap;
     let runs: Vec<(Vec<u64>, usize)> = THREADS
         .iter()
-        .map(|&t| in_pool(t, queueing_army_run))
+        .map(|&t| in_pool(t, || gap_army_run(gap)))
         .collect();
     let single = &runs[0];
     // Formations queued and merged in turn (the queueing stage ran on the pool's threads).
     assert!(single.1 > 0, "{single:?}");
+    for (threads, run) in THREADS.iter().zip(&runs) {
+        assert_eq!(run, single, "{threads} threads");
+    }
+}
+
+#[test]
+fn the_army_without_queueing_steps_bit_identically_on_one_two_and_four_threads() {
+    let runs: Vec<Vec<u64>> = THREADS
+        .iter()
+        .map(|&t| in_pool(t, || gap_army_run(0.0).0))
+        .collect();
+    let single = &runs[0];
+    // Not the queueing army's run: the formations pressed on where those queued.
+    assert_ne!(
+        single,
+        &gap_army_run(FormationSettings::default().follow_gap).0
+    );
     for (threads, run) in THREADS.iter().zip(&runs) {
         assert_eq!(run, single, "{threads} threads");
     }

@@ -75,25 +75,36 @@ impl RootIndex {
     /// The speed moving formation `a` may keep this tick without closing to less than its
     /// `follow_gap` behind any formation ahead of it in its lane that goes its way: the
     /// other's speed along `a`'s heading plus the surplus gap over [`FOLLOW_TIME`] (at least
-    /// 0). `None` when nothing is ahead, or queueing is off. Needs [`Self::index_all`].
+    /// 0), when that is below `a`'s top speed (a cap at or above it holds nothing back).
+    /// `None` when nothing holds it back, queueing is off, or `a` is a single unit. Needs
+    /// [`Self::index_all`].
     pub(super) fn following_speed(&self, a: &RootEntry) -> Option<f32> {
-        if !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
+        if a.single || !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
             return None;
         }
         let frame = Frame::of(a)?;
-        // A formation that sets a cap below `a`'s top speed lies less than `a`'s depth, its
-        // own depth, the gap and the top speed's travel over `FOLLOW_TIME` ahead, and less
-        // than both widths and the margin aside; one that merges with `a` lies within the
-        // merge's reach (`merge_order`): both within `r` (each half-extent is at most
-        // `max_reach` long, so its depth plus width is at most 1.5 times that).
         let top = a.top_speed_or_zero();
-        let r = 3.0 * self.max_reach()
-            + a.follow_gap
-            + top * FOLLOW_TIME.max(MERGE_HORIZON)
-            + PASS_MARGIN;
+        // How far from `a`'s anchor a formation `b` whose half-extent is `reach` long can set
+        // a cap below the top speed. Queued behind, `b` lies ahead in `a`'s lane: less than
+        // `a`'s half-depth, `b`'s seen along it, the gap and the top speed's travel over
+        // `FOLLOW_TIME` ahead, and less than the two half-widths and the margin aside. The two
+        // half-extents together (`b`'s turned into `a`'s frame, at most √2 its length) make
+        // at most `own + 1.5 reach`, the rest at most their sum: `own + 1.5 reach + gap + top
+        // FOLLOW_TIME + margin`. Merging, `b` lies within the merge's reach (`merge_order`:
+        // `a`'s depth and width, at most 1.5 `own`, `b`'s depth, the gap and the horizon's
+        // travel). Both are within `r(reach)`.
+        let own = a.half_extent.length();
+        let r = |reach: f32| {
+            1.5 * (own + reach) + a.follow_gap + top * FOLLOW_TIME.max(MERGE_HORIZON) + PASS_MARGIN
+        };
         let mut cap: Option<f32> = None;
-        self.for_each_near(a.position, r, |b| {
-            if let Some(v) = follow_cap(a, &frame, b) {
+        self.for_each_within_reach(a.position, r, |b| {
+            // The same bound for `b` itself, a circle: the squares' corners cost nothing more.
+            let far = r(b.half_extent.length());
+            if (b.position - a.position).length_squared() > far * far {
+                return;
+            }
+            if let Some(v) = follow_cap(a, &frame, b).filter(|&v| v < top) {
                 cap = Some(cap.map_or(v, |c| c.min(v)));
             }
         });
@@ -106,7 +117,9 @@ impl RootIndex {
 /// to (a merge, taken in turn: see `make_way/zipper.rs`), or one wholly ahead of `a` in its
 /// lane that is not merging with it (a queue).
 pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<f32> {
-    if b.id == a.id || !b.moving {
+    // Formations of one unit neither queue nor are queued behind: like right of way, that is
+    // left to avoidance (a single walks its own path from where it stands).
+    if b.id == a.id || !b.moving || a.single || b.single {
         return None;
     }
     // Standing still on its own (blocked, or waiting for its members), not in a queue: `a`

@@ -350,6 +350,39 @@ impl RootIndex {
         );
     }
 
+    /// Calls `visit` with every root but the singles on the move (which neither make way nor
+    /// queue) whose anchor lies within the square round `at` of half-side `r(reach)`, `reach`
+    /// being the largest reach (half-extent length) among roots of its size (and maybe a few
+    /// more: the squares are padded for rounding). Each reach class is searched with a square
+    /// as wide as its own largest root needs, so one large root does not make every query
+    /// of a crowd of small ones look at most of them.
+    pub(super) fn for_each_within_reach(
+        &self,
+        at: Vec2,
+        r: impl Fn(f32) -> f32,
+        mut visit: impl FnMut(&RootEntry),
+    ) {
+        let classes = if self.lane_classes_apart {
+            &self.lane_classes
+        } else {
+            &self.classes
+        };
+        if !classes.usable() {
+            self.for_each_near(at, r(self.max_reach), visit);
+            return;
+        }
+        classes.for_each_class(|strips, reach| {
+            let r = r(reach);
+            let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+            strips.for_each_in(
+                &self.entries,
+                (at.x - r, at.x + r),
+                (at.y - r, at.y + r),
+                &mut visit,
+            );
+        });
+    }
+
     /// The window [`Self::for_each_near`] looks in round `at` for half-side `r`: with
     /// [`Self::in_window`], exactly the roots it visits (unless an anchor's x is NaN, see
     /// [`Self::exact_windows`]).
