@@ -6,7 +6,8 @@
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{
-    FormationId, FormationSettings, FormationSpec, Member, Order, UnitId, World, WorldSettings,
+    FormationId, FormationSettings, FormationSpec, FormationStatus, Member, Order, UnitId, World,
+    WorldSettings,
 };
 use cohort::pathing::Map;
 use cohort::steering::{Body, Vec2};
@@ -256,4 +257,69 @@ fn neighbours_in_parallel_lanes_do_not_queue() {
     assert!(queued_5s > 0.8 * free_5s, "{queued_5s} against {free_5s}");
     assert!((q as f32) < 1.1 * f as f32 + 1.0 / DT, "{q} against {f}");
     assert!(queued.closest > 2.0 * RADIUS, "{queued:?}");
+}
+
+/// A flat formation of `n` units of top speed `speed` in two files at `at`, facing +x, with
+/// the default settings, ordered to `goal`.
+fn add_files(world: &mut World, at: Vec2, speed: f32, n: usize, goal: Vec2) -> FormationId {
+    let f = world
+        .add_formation(
+            FormationSpec {
+                pattern: Pattern::for_radius(PatternKind::TwoAbreast, RADIUS),
+                ..FormationSpec::default()
+            },
+            None,
+            at,
+            Vec2::X,
+        )
+        .expect("formation");
+    for k in 0..n {
+        let offset = Vec2::new(-1.6 * (k / 2) as f32, if k % 2 == 0 { 0.8 } else { -0.8 });
+        let body = Body::new(at + offset, RADIUS, speed, 8.0).expect("body");
+        let u = world.add_unit(body).expect("unit");
+        world.add_member(f, Member::Unit(u)).expect("member");
+    }
+    world.order(f, Order::move_to(goal)).expect("order");
+    f
+}
+
+/// Seconds (of 20) that a fast formation of `n` units, 6 m behind a slow one of `n` on the same
+/// track, spent held to the slow one's pace (its status `Waiting`), default settings.
+fn seconds_held(n: usize) -> f32 {
+    let map = Map::with_bounds(Vec2::ZERO, Vec2::new(160.0, 40.0));
+    let mut world = World::new(map, WorldSettings::default(), 5).expect("world");
+    let depth = 1.6 * (n / 2) as f32;
+    let fast = add_files(
+        &mut world,
+        Vec2::new(20.0, 20.0),
+        3.0,
+        n,
+        Vec2::new(140.0, 20.0),
+    );
+    let _slow = add_files(
+        &mut world,
+        Vec2::new(26.0 + depth, 20.0),
+        1.0,
+        n,
+        Vec2::new(150.0, 20.0),
+    );
+    let mut held = 0.0;
+    for _ in 0..(20.0 / DT) as u32 {
+        world.step(DT);
+        if world.formation_status(fast) == Ok(FormationStatus::Waiting) {
+            held += DT;
+        }
+    }
+    held
+}
+
+/// A group of 8 queues behind a slower one ahead of it; a group of 4, like a single unit, does
+/// not: it slips past by avoidance (in a dense crowd of small groups queues chain into a
+/// standstill; `docs/performance.md`, "Queueing").
+#[test]
+fn small_groups_do_not_queue() {
+    let (eight, four) = (seconds_held(8), seconds_held(4));
+    eprintln!("held to the pace of the one ahead: groups of 8 {eight} s, of 4 {four} s");
+    assert!(eight > 5.0, "{eight}");
+    assert_eq!(four, 0.0);
 }

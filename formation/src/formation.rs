@@ -59,7 +59,9 @@ pub struct FormationSettings {
     /// Gap (metres) a moving top-level formation keeps behind another one ahead of it in its
     /// lane going its way: it slows to that one's speed rather than pressing into it (where
     /// headings merge, the one whose front is further from the meeting point waits, so two
-    /// streams merge in turn). 1 m by default; 0 turns queueing off.
+    /// streams merge in turn). 1 m by default; 0 turns queueing off. Single units and flat
+    /// formations of fewer than 8 units neither queue nor are queued behind: they slip past
+    /// others by avoidance (in a dense crowd of small groups, queues chain into a standstill).
     ///
     /// It keeps formations out of each other's ranks (`tests/formation_queueing.rs`,
     /// `tests/formation_zipper.rs`). Without it, rows of platoons meeting at the end of a

@@ -49,6 +49,9 @@ pub(crate) struct RootEntry {
     pub(super) moving: bool,
     /// Whether it is one unit moved on its own (see [`Formation::is_single`]).
     pub(super) single: bool,
+    /// Whether it queues (and is queued behind): not a small group of units (see
+    /// [`super::following::QUEUE_MIN_UNITS`]).
+    pub(super) queues: bool,
     /// The lane it opens, if it moves ([`Lane::new`]).
     pub(super) lane: Option<Lane>,
     /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
@@ -92,6 +95,7 @@ impl RootEntry {
             half_extent: f.half_extent,
             moving,
             single: f.is_single(),
+            queues: super::following::queues(f),
             lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
                 // Narrowing to pass an oncoming formation: it passes in the width it is
                 // closing up to (the ranks take a few seconds to form).
