@@ -96,8 +96,8 @@ impl RootIndex {
     /// `follow_gap` behind any formation ahead of it in its lane that goes its way: the
     /// other's speed along `a`'s heading plus the surplus gap over [`FOLLOW_TIME`] (at least
     /// 0), when that is below `a`'s top speed (a cap at or above it holds nothing back).
-    /// `None` when nothing holds it back, queueing is off, or `a` does not queue ([`queues`]). Needs
-    /// [`Self::index_all`].
+    /// `None` when nothing holds it back, queueing is off, or `a` does not queue
+    /// ([`queues`]). Needs [`Self::index_all`].
     pub(super) fn following_speed(&self, a: &RootEntry) -> Option<f32> {
         if !a.queues || !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
             return None;

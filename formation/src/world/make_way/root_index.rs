@@ -354,6 +354,15 @@ impl RootIndex {
         );
     }
 
+    /// Every root but the singles on the move, by reach class.
+    fn lane_classes(&self) -> &ReachClasses {
+        if self.lane_classes_apart {
+            &self.lane_classes
+        } else {
+            &self.classes
+        }
+    }
+
     /// Calls `visit` with every root but the singles on the move (which neither make way nor
     /// queue) whose anchor lies within the square round `at` of half-side `r(reach)`, `reach`
     /// being the largest reach (half-extent length) among roots of its size (and maybe a few
@@ -366,11 +375,7 @@ impl RootIndex {
         r: impl Fn(f32) -> f32,
         mut visit: impl FnMut(&RootEntry),
     ) {
-        let classes = if self.lane_classes_apart {
-            &self.lane_classes
-        } else {
-            &self.classes
-        };
+        let classes = self.lane_classes();
         if !classes.usable() {
             self.for_each_near(at, r(self.max_reach), visit);
             return;
@@ -456,11 +461,7 @@ impl RootIndex {
                 visit(b);
             }
         };
-        let classes = if self.lane_classes_apart {
-            &self.lane_classes
-        } else {
-            &self.classes
-        };
+        let classes = self.lane_classes();
         if classes.usable() {
             classes.for_each_class(|strips, reach| {
                 let (x, y) = lane_box(a, lane, reach + LANE_MARGIN);
