@@ -14,7 +14,9 @@
 //! cruise speed (closing over at least [`STOP_TIME`]), and stops there if it is not clear yet:
 //! it passes behind. The rule ends when the first one's rear has cleared the meeting (its
 //! track no longer meets). The order is strict, so two formations never wait for each other, nor does
-//! a ring of them.
+//! a ring of them. A small group (one too small to queue, see `make_way/following.rs`) does
+//! not wait for a formation that is giving way itself: in a dense crowd of small groups,
+//! chains of groups each waiting for the next held up nearly everyone.
 //!
 //! Two formations each in the other's way ahead walk one route both ways: stopping on it
 //! would block the other, so that is left to passing. Formations of one unit are left to
@@ -252,6 +254,12 @@ fn cap(
     other: &Mover,
     along_b: (f32, f32),
 ) -> Option<f32> {
+    // A small group (one too small to queue) does not wait for a formation that is giving
+    // way itself: that one will not be at the meeting first, and in a dense crowd of small
+    // groups chains of groups waiting for each other hold up nearly everyone.
+    if b.giving_way && !a.queues {
+        return None;
+    }
     let (sb, db) = along_b;
     let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
     // Each in the other's way ahead: one route walked both ways (passing's business,

@@ -62,6 +62,8 @@ pub(crate) struct RootEntry {
     pub(super) top_speed: f32,
     /// Whether it was queueing behind another formation last tick.
     pub(super) queued: bool,
+    /// Whether it was giving way to another formation last tick (right of way).
+    pub(super) giving_way: bool,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -108,6 +110,7 @@ impl RootEntry {
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
             queued: f.follow_speed.is_some(),
+            giving_way: f.give_way.is_some(),
             root,
             heading: NO_HEADING,
         }
