@@ -314,7 +314,7 @@ fn seconds_held(n: usize) -> f32 {
 }
 
 /// A group of 8 queues behind a slower one ahead of it; a group of 4, like a single unit, does
-/// not: it slips past by avoidance (in a dense crowd of small groups queues chain into a
+/// not: it slips past by avoidance (in a dense crowd of small groups, queues chain into a
 /// standstill; `docs/performance.md`, "Queueing").
 #[test]
 fn small_groups_do_not_queue() {

@@ -60,8 +60,9 @@ pub struct FormationSettings {
     /// lane going its way: it slows to that one's speed rather than pressing into it (where
     /// headings merge, the one whose front is further from the meeting point waits, so two
     /// streams merge in turn). 1 m by default; 0 turns queueing off. Single units and flat
-    /// formations of fewer than 8 units neither queue nor are queued behind: they slip past
-    /// others by avoidance (in a dense crowd of small groups, queues chain into a standstill).
+    /// formations of fewer than 8 units neither queue nor are queued behind (nor take turns
+    /// by right of way): they slip past others by avoidance (in a dense crowd of small groups,
+    /// queues and turns chain into a standstill).
     ///
     /// It keeps formations out of each other's ranks (`tests/formation_queueing.rs`,
     /// `tests/formation_zipper.rs`). Without it, rows of platoons meeting at the end of a

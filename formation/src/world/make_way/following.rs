@@ -15,8 +15,8 @@
 //! never clears (the army bench's 100,000 units stood in such jams at a dozen wall ends; see
 //! `docs/performance.md`).
 //!
-//! Single units and small flat groups neither queue nor are queued behind ([`queues`]): they
-//! slip past others by avoidance.
+//! Single units and small flat groups neither queue nor are queued behind
+//! ([`is_small_group`]): they slip past others by avoidance.
 
 use cohort_steering::Vec2;
 
@@ -26,19 +26,19 @@ use super::PASS_MARGIN;
 use super::root_index::{RootEntry, RootIndex};
 use super::zipper::{MERGE_HORIZON, MergeOrder, merge_order};
 
-/// Fewest units of a flat formation (one whose members are all units) that queues.
-pub(super) const QUEUE_MIN_UNITS: usize = 8;
+/// Fewest units of a flat formation (one whose members are all units) that is not a small
+/// group ([`is_small_group`]).
+pub(super) const SMALL_GROUP_UNITS: usize = 8;
 
-/// Whether top-level formation `f` queues and is queued behind: a formation of formations, or
-/// a flat one of at least [`QUEUE_MIN_UNITS`] units. A single unit walks its own path from
-/// where it stands, and a small group slips past others by avoidance as a single does; in a
-/// dense crowd of small groups, each queued behind the next, queues chain into a standstill
-/// (the standard army's 10,000 units in flat groups of 4: 98 % of the groups held up after
-/// 1,000 ticks with queueing, 85 % without, and 280 m from their goals on average after
-/// 4,000 ticks, against 222 m; see `docs/performance.md`).
-pub(super) fn queues(f: &Formation) -> bool {
-    f.members.len() >= QUEUE_MIN_UNITS
-        || f.members.iter().any(|m| matches!(m, Member::Formation(_)))
+/// Whether top-level formation `f` is a small group: a single unit, or a flat formation of
+/// fewer than [`SMALL_GROUP_UNITS`] units. A small group neither queues nor is queued behind,
+/// and takes no part in right of way (`make_way/right_of_way.rs`): like a single unit, it
+/// slips past others by avoidance. In a dense crowd of small groups, queues and turns chain
+/// into a standstill: the standard army's 10,000 units in flat groups of 4 had 98 % of the
+/// groups held up after 1,000 ticks with queueing and right of way, 85 % with right of way
+/// alone; see `docs/performance.md`.
+pub(super) fn is_small_group(f: &Formation) -> bool {
+    f.members.len() < SMALL_GROUP_UNITS && f.members.iter().all(|m| matches!(m, Member::Unit(_)))
 }
 
 /// Seconds over which a follower closes (or opens) the gap to the one ahead.
@@ -96,10 +96,10 @@ impl RootIndex {
     /// `follow_gap` behind any formation ahead of it in its lane that goes its way: the
     /// other's speed along `a`'s heading plus the surplus gap over [`FOLLOW_TIME`] (at least
     /// 0), when that is below `a`'s top speed (a cap at or above it holds nothing back).
-    /// `None` when nothing holds it back, queueing is off, or `a` does not queue
-    /// ([`queues`]). Needs [`Self::index_all`].
+    /// `None` when nothing holds it back, queueing is off, or `a` is a small group
+    /// ([`is_small_group`]). Needs [`Self::index_all`].
     pub(super) fn following_speed(&self, a: &RootEntry) -> Option<f32> {
-        if !a.queues || !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
+        if a.small_group || !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
             return None;
         }
         let frame = Frame::of(a)?;
@@ -137,8 +137,8 @@ impl RootIndex {
 /// to (a merge, taken in turn: see `make_way/zipper.rs`), or one wholly ahead of `a` in its
 /// lane that is not merging with it (a queue).
 pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<f32> {
-    // Single units and small groups neither queue nor are queued behind (see `queues`).
-    if b.id == a.id || !b.moving || !a.queues || !b.queues {
+    // Small groups (single units among them) neither queue nor are queued behind.
+    if b.id == a.id || !b.moving || a.small_group || b.small_group {
         return None;
     }
     // Standing still on its own (blocked, or waiting for its members), not in a queue: `a`

@@ -14,14 +14,13 @@
 //! cruise speed (closing over at least [`STOP_TIME`]), and stops there if it is not clear yet:
 //! it passes behind. The rule ends when the first one's rear has cleared the meeting (its
 //! track no longer meets). The order is strict, so two formations never wait for each other, nor does
-//! a ring of them. A small group (one too small to queue, see `make_way/following.rs`) does
-//! not wait for a formation that is giving way itself: in a dense crowd of small groups,
-//! chains of groups each waiting for the next held up nearly everyone.
+//! a ring of them.
 //!
 //! Two formations each in the other's way ahead walk one route both ways: stopping on it
-//! would block the other, so that is left to passing. Formations of one unit are left to
-//! avoidance: the rule is for groups, which cannot squeeze
-//! past each other. Tracks heading within [`super::track::SAME_WAY_COS`] of each other are queueing's
+//! would block the other, so that is left to passing. Single units and small flat groups
+//! (`following::is_small_group`) are left to avoidance: the rule is for larger formations,
+//! which cannot squeeze past each other; in a dense crowd of small groups, turns chain into
+//! a standstill (`docs/performance.md`). Tracks heading within [`super::track::SAME_WAY_COS`] of each other are queueing's
 //! business, tracks meeting head-on passing's (`make_way/following.rs`, [`super::pass_shift`]).
 
 use cohort_steering::Vec2;
@@ -66,7 +65,7 @@ pub(super) struct Mover {
 impl Mover {
     fn of(entry: &RootEntry, formations: &Formations) -> Option<Self> {
         let f = formations.get(entry.id)?;
-        if !entry.moving || f.motion != Motion::Moving || f.members.len() < 2 {
+        if !entry.moving || f.motion != Motion::Moving || entry.small_group {
             return None;
         }
         let half_depth = entry.half_extent.x.abs();
@@ -254,12 +253,6 @@ fn cap(
     other: &Mover,
     along_b: (f32, f32),
 ) -> Option<f32> {
-    // A small group (one too small to queue) does not wait for a formation that is giving
-    // way itself: that one will not be at the meeting first, and in a dense crowd of small
-    // groups chains of groups waiting for each other hold up nearly everyone.
-    if b.giving_way && !a.queues {
-        return None;
-    }
     let (sb, db) = along_b;
     let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
     // Each in the other's way ahead: one route walked both ways (passing's business,

@@ -49,9 +49,9 @@ pub(crate) struct RootEntry {
     pub(super) moving: bool,
     /// Whether it is one unit moved on its own (see [`Formation::is_single`]).
     pub(super) single: bool,
-    /// Whether it queues (and is queued behind): not a small group of units (see
-    /// [`super::following::QUEUE_MIN_UNITS`]).
-    pub(super) queues: bool,
+    /// Whether it is a small group, which neither queues nor takes turns
+    /// ([`super::following::is_small_group`]).
+    pub(super) small_group: bool,
     /// The lane it opens, if it moves ([`Lane::new`]).
     pub(super) lane: Option<Lane>,
     /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
@@ -62,8 +62,6 @@ pub(crate) struct RootEntry {
     pub(super) top_speed: f32,
     /// Whether it was queueing behind another formation last tick.
     pub(super) queued: bool,
-    /// Whether it was giving way to another formation last tick (right of way).
-    pub(super) giving_way: bool,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -97,7 +95,7 @@ impl RootEntry {
             half_extent: f.half_extent,
             moving,
             single: f.is_single(),
-            queues: super::following::queues(f),
+            small_group: super::following::is_small_group(f),
             lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
                 // Narrowing to pass an oncoming formation: it passes in the width it is
                 // closing up to (the ranks take a few seconds to form).
@@ -110,7 +108,6 @@ impl RootEntry {
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
             queued: f.follow_speed.is_some(),
-            giving_way: f.give_way.is_some(),
             root,
             heading: NO_HEADING,
         }

@@ -29,7 +29,7 @@ pub(super) struct ReachClasses {
 
 impl ReachClasses {
     /// Rebuilds the classes from the `entries` (sorted by x) that `keep` keeps. Allocates
-    /// nothing once warm unless a class grows by more than a quarter.
+    /// nothing once warm (every class has room for every entry).
     pub(super) fn build(&mut self, entries: &[RootEntry], keep: impl Fn(&RootEntry) -> bool) {
         self.usable = entries
             .iter()
@@ -66,8 +66,10 @@ impl ReachClasses {
                 .members
                 .get(counts[k] as usize..counts[k + 1] as usize)
                 .unwrap_or(&[]);
-            let room = class.len() + class.len() / 4 + 16;
-            strips.build(entries, class.iter().copied(), room);
+            // Room for every root in every class (as the heading classes have): roots change
+            // class as they close up into ranks and open out again, so a class may take many
+            // more of them in a tick than it ever held, and a warm tick allocates nothing.
+            strips.build(entries, class.iter().copied(), entries.len());
         }
     }
 

@@ -50,13 +50,12 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             moving,
             // Every fifth a single (none among the first four: the hand-made scenes below).
             single: k % 5 == 4,
-            queues: k % 5 != 4,
+            small_group: k % 5 == 4,
             lane: Lane::new(position, velocity, half_extent, moving),
             follow_gap: 2.0,
             facing: velocity.try_normalize().unwrap_or(Vec2::X),
             top_speed: 3.0,
             queued: k % 3 == 0,
-            giving_way: false,
             root: k as u32,
             heading: super::NO_HEADING,
         });
@@ -169,7 +168,7 @@ proptest! {
             });
             let pruned = index.following_speed(a);
             prop_assert_eq!(pruned.map(f32::to_bits), every_pair.map(f32::to_bits));
-            if !a.queues {
+            if a.small_group {
                 prop_assert_eq!(pruned, None);
             }
         }
