@@ -206,9 +206,10 @@ mod tests {
     use crate::army::{ArmySpec, build_army};
     use crate::world::{MAX_STEP, WorldSettings};
 
-    /// In an army of groups (of 8, which take turns) crossing each other's tracks, whom each mover gives way to
-    /// (and its speed) from the pairs found once equals the least cap of every other root
-    /// in its square, each pair's meetings found from its own end.
+    /// In an army of groups of 8 (small enough to be dense, large enough to take turns)
+    /// crossing each other's tracks, whom each mover gives way to (and its speed) from the
+    /// pairs found once equals the least cap of every other root in its square, each pair's
+    /// meetings found from its own end.
     #[test]
     fn pairs_found_once_give_what_every_pair_gives() {
         let spec = ArmySpec {

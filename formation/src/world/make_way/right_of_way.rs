@@ -20,8 +20,9 @@
 //! would block the other, so that is left to passing. Single units and small flat groups
 //! (`following::is_small_group`) are left to avoidance: the rule is for larger formations,
 //! which cannot squeeze past each other; in a dense crowd of small groups, turns chain into
-//! a standstill (`docs/performance.md`). Tracks heading within [`super::track::SAME_WAY_COS`] of each other are queueing's
-//! business, tracks meeting head-on passing's (`make_way/following.rs`, [`super::pass_shift`]).
+//! a standstill (`docs/performance.md`). Tracks heading within
+//! [`super::track::SAME_WAY_COS`] of each other are queueing's business, tracks meeting
+//! head-on passing's (`make_way/following.rs`, [`super::pass_shift`]).
 
 use cohort_steering::Vec2;
 
