@@ -1,9 +1,11 @@
 //! Merging in turn, measured: two streams of formations meet at a wall's end, one marching
 //! straight on along the map's edge, the other, in columns of two, coming round the wall's
-//! end into the same lane. With queueing they pass alternately (one from each stream in
-//! turn, like the teeth of a zipper) and as fast as without queueing. (When the order went
-//! by the formations' centres and only formations side by side or in each other's lane
-//! merged, two of one stream passed in a row, twice, and the last one crossed 1.4 s later.)
+//! end into the same lane. With queueing they take turns (like the teeth of a zipper, never
+//! more than two of one stream in a row) and pass as fast as without queueing, where right
+//! of way alone lets three of one stream through in a row. (While right of way also took
+//! turns at such a shallow meeting, they alternated strictly; but in the standard army's
+//! march, formations slowing for stop lines at shallow meetings far ahead held up the
+//! formations behind them: see `docs/traffic.md`.)
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{
@@ -70,6 +72,15 @@ impl Crossings {
     fn turns(&self) -> usize {
         self.order.windows(2).filter(|w| w[0] != w[1]).count()
     }
+
+    /// The most formations of one stream that crossed one after another.
+    fn longest_run(&self) -> usize {
+        self.order
+            .chunk_by(|a, b| a == b)
+            .map(<[usize]>::len)
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// The two streams of [`PER_STREAM`] formations each, 8 m apart centre to centre, both
@@ -133,8 +144,10 @@ fn streams_merging_at_a_wall_end_pass_in_turn() {
     for f in &free {
         assert_eq!(f.order.len(), 2 * PER_STREAM, "{f:?}");
     }
-    // Strictly in turn.
-    assert_eq!(zipped.turns(), 2 * PER_STREAM - 1, "{zipped:?}");
+    // In turn: never more than two of one stream in a row, and more hand-overs than not.
+    assert!(zipped.longest_run() <= 2, "{zipped:?}");
+    assert!(zipped.turns() >= PER_STREAM + 1, "{zipped:?}");
+    assert!(free.iter().any(|f| f.longest_run() >= 3), "{free:?}");
     // And no slower than without queueing (a second to spare).
     assert!(
         zipped.last <= free_mean + 1.0,

@@ -67,10 +67,11 @@ pub struct FormationSettings {
     /// It keeps formations out of each other's ranks (`tests/formation_queueing.rs`,
     /// `tests/formation_zipper.rs`). Without it, rows of platoons meeting at the end of a
     /// wall press into each other and jam: the standard army of 10,000 units leaves about
-    /// half its platoons short of their goals for good. With it the march ends, but its
-    /// first minutes are slower (a platoon does not pass a slower one ahead in its lane),
-    /// and squads bound for one narrow gap pass it one at a time, calmly but slower than
-    /// a crowd pressing in (see `docs/traffic.md`).
+    /// half its platoons short of their goals for good. With it every platoon arrives, and
+    /// tracks meeting at a shallow angle merge by queueing instead of taking turns by right
+    /// of way (unless both are bound for one passage). Squads bound for one narrow gap pass
+    /// it one at a time, calmly but slower than a crowd pressing in (see
+    /// `docs/traffic.md`).
     pub follow_gap: f32,
 }
 

@@ -286,6 +286,20 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
         .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
 }
 
+/// The middle of the first narrow stretch of the formation's path that is not behind its
+/// anchor and begins within `ahead` metres of it (arc length along the path), if any: where
+/// the passage it is bound for lies.
+pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<Vec2> {
+    if f.narrows.is_empty() || f.path.len() < 2 {
+        return None;
+    }
+    let s = arc_length_at_anchor(f);
+    f.narrows
+        .iter()
+        .find(|&&(n0, n1)| n1 >= s && n0 <= s + ahead)
+        .map(|&(n0, n1)| point_at(&f.path, 0.5 * (n0 + n1)))
+}
+
 /// Arc length along the formation's path of its anchor's projection on the current leg.
 fn arc_length_at_anchor(f: &Formation) -> f32 {
     if f.path.len() < 2 {

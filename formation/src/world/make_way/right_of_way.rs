@@ -16,6 +16,11 @@
 //! track no longer meets). The order is strict, so two formations never wait for each other, nor does
 //! a ring of them.
 //!
+//! Tracks that first meet at a shallow angle (under [`MERGE_COS`]'s) are a merge, not a
+//! crossing: where both formations queue, queueing lets them into one lane in turn
+//! (`make_way/zipper.rs`), unless both are bound for one passage (a narrow stretch of their
+//! paths, see `world/narrows.rs`), where they take turns at it by this rule.
+//!
 //! Two formations each in the other's way ahead walk one route both ways: stopping on it
 //! would block the other, so that is left to passing. Single units and small flat groups
 //! (`following::is_small_group`) are left to avoidance: the rule is for larger formations,
@@ -27,7 +32,7 @@
 use cohort_steering::Vec2;
 
 use super::root_index::{RootEntry, RootIndex};
-use super::track::Track;
+use super::track::{MERGE_COS, Track};
 use super::track_grid::TrackBox;
 use crate::formation::{Formation, Motion};
 use crate::ids::FormationId;
@@ -40,6 +45,10 @@ const LOOK_AHEAD: f32 = 12.0;
 const MIN_AHEAD: f32 = 10.0;
 /// Room (metres) added to the half-widths when telling whether two tracks meet.
 const MEET_MARGIN: f32 = 1.0;
+/// Metres of path ahead of its anchor within which a passage counts as the one a formation is
+/// bound for (formations bound for one passage take turns at it however shallow the angle
+/// their tracks meet at).
+const PASSAGE_LOOK: f32 = 60.0;
 /// Metres a waiting formation keeps its front short of the meeting.
 const STOP_GAP: f32 = 1.0;
 /// Least seconds over which a waiting formation closes to its stop line.
@@ -61,6 +70,9 @@ pub(super) struct Mover {
     /// Half the depth: the front is this far ahead of the anchor, the rear as far behind.
     half_depth: f32,
     cruise: f32,
+    /// Where the passage it is bound for lies (the middle of the first narrow stretch of its
+    /// path within [`PASSAGE_LOOK`] ahead), if any.
+    passage: Option<Vec2>,
 }
 
 impl Mover {
@@ -77,6 +89,7 @@ impl Mover {
             track,
             half_depth,
             cruise,
+            passage: crate::world::narrows::passage_ahead(f, PASSAGE_LOOK),
         })
     }
 
@@ -213,7 +226,17 @@ impl RootIndex {
 
     /// Where the tracks of movers `a` (whose mover is `me`) and `b` (`other`) first meet,
     /// each along its own ([`Track::first_meeting`], `a`'s first), if they meet both ways
-    /// round: what [`Self::give_way`] needs of the pair from either end.
+    /// round and the meeting is right of way's: what [`Self::give_way`] needs of the pair from
+    /// either end.
+    ///
+    /// A merge is queueing's, not right of way's: where both formations queue and are not
+    /// bound for one passage, tracks that first meet at a shallow angle (under
+    /// [`MERGE_COS`]'s, both ways round) are let into one lane in turn by queueing
+    /// (`zipper.rs`), each keeping its gap behind where the other's rear will be. Taking
+    /// turns there by right of way, the one that waits slows for a stop line up to
+    /// [`LOOK_AHEAD`] seconds ahead, however slowly the other comes on: in a march of many
+    /// formations whose paths fan in and out round obstacles, those waiting held up those
+    /// behind them, and those others still (`docs/traffic.md`).
     pub(super) fn pair_meeting(
         a: &RootEntry,
         me: &Mover,
@@ -227,7 +250,16 @@ impl RootIndex {
         let along_b = other
             .track
             .first_meeting(&me.track, theirs, own, MEET_MARGIN)?;
-        Some([along_a, along_b])
+        let one_passage = match (me.passage, other.passage) {
+            (Some(p), Some(q)) => (p - q).length() <= own + theirs + MEET_MARGIN,
+            _ => false,
+        };
+        let merge = along_a.cos > MERGE_COS
+            && along_b.cos > MERGE_COS
+            && a.follow_gap > 0.0
+            && b.follow_gap > 0.0
+            && !one_passage;
+        (!merge).then_some([(along_a.arc, along_a.reach), (along_b.arc, along_b.reach)])
     }
 
     /// The speed cap formation `b` sets mover `a` (whose mover is `me`) if `b` goes first at

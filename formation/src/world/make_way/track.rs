@@ -8,10 +8,24 @@ use crate::formation::Formation;
 /// Cosine of the widest angle between two tracks at their meeting that counts as going the
 /// same way (queueing's business).
 pub(super) const SAME_WAY_COS: f32 = 0.95;
+/// Cosine of the widest angle between two tracks at their meeting that counts as merging
+/// rather than crossing (see `right_of_way.rs`).
+pub(super) const MERGE_COS: f32 = 0.7;
 /// Cosine below which two tracks meet head-on (passing's business).
 const HEAD_ON_COS: f32 = -0.7;
 /// Most points in a track.
 const TRACK_POINTS: usize = 12;
+
+/// Where along a track it first meets another's (see [`Track::first_meeting`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Meeting {
+    /// Arc length of the meeting along the track.
+    pub(super) arc: f32,
+    /// How close the other's track comes there that counts as meeting it.
+    pub(super) reach: f32,
+    /// Cosine of the angle between the two legs that meet.
+    pub(super) cos: f32,
+}
 
 /// A stretch of a formation's path as a polyline, with each point's arc length from the
 /// anchor (negative behind it).
@@ -122,16 +136,16 @@ impl Track {
     /// way nor head-on): the arc length of the first point closer than
     /// `d = theirs + margin + own |cos|` to `other`, `cos` being that of the angle between
     /// the two legs (a front edge crossing the other's track square on reaches it with its
-    /// centre; at a slant, its leading corner first), and that `d`. Pairs of legs that run the
-    /// same way or head-on, or whose boxes lie further than `own + theirs + margin` apart, are
-    /// passed over at the cost of a comparison.
+    /// centre; at a slant, its leading corner first), that `d` and that `cos`. Pairs of legs
+    /// that run the same way or head-on, or whose boxes lie further than
+    /// `own + theirs + margin` apart, are passed over at the cost of a comparison.
     pub(super) fn first_meeting(
         &self,
         other: &Track,
         own: f32,
         theirs: f32,
         margin: f32,
-    ) -> Option<(f32, f32)> {
+    ) -> Option<Meeting> {
         let most = own + theirs + margin;
         let (lo, hi) = self.bounds();
         let (olo, ohi) = other.bounds();
@@ -155,7 +169,7 @@ impl Track {
             if alo.cmpgt(ohi).any() || olo.cmpgt(ahi).any() {
                 continue;
             }
-            let mut best: Option<(f32, f32)> = None;
+            let mut best: Option<(f32, f32, f32)> = None;
             for j in 1..other.len {
                 let (b0, b1) = (other.points[j - 1], other.points[j]);
                 if alo.cmpgt(b0.max(b1)).any() || b0.min(b1).cmpgt(ahi).any() {
@@ -168,8 +182,8 @@ impl Track {
                 }
                 let d = theirs + margin + own * cos.abs();
                 if let Some(t) = first_within(a0, a1, b0, b1, d) {
-                    if best.is_none_or(|(bt, _)| t < bt) {
-                        best = Some((t, d));
+                    if best.is_none_or(|(bt, _, _)| t < bt) {
+                        best = Some((t, d, cos));
                         // Nothing comes before the leg's start.
                         if t == 0.0 {
                             break;
@@ -177,8 +191,12 @@ impl Track {
                     }
                 }
             }
-            if let Some((t, d)) = best {
-                return Some((self.arc[i - 1] + t * (self.arc[i] - self.arc[i - 1]), d));
+            if let Some((t, reach, cos)) = best {
+                return Some(Meeting {
+                    arc: self.arc[i - 1] + t * (self.arc[i] - self.arc[i - 1]),
+                    reach,
+                    cos,
+                });
             }
         }
         None
