@@ -146,7 +146,7 @@ fn streams_merging_at_a_wall_end_pass_in_turn() {
     }
     // In turn: never more than two of one stream in a row, and more hand-overs than not.
     assert!(zipped.longest_run() <= 2, "{zipped:?}");
-    assert!(zipped.turns() >= PER_STREAM + 1, "{zipped:?}");
+    assert!(zipped.turns() > PER_STREAM, "{zipped:?}");
     assert!(free.iter().any(|f| f.longest_run() >= 3), "{free:?}");
     // And no slower than without queueing (a second to spare).
     assert!(
