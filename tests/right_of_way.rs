@@ -3,14 +3,16 @@
 //! up into ranks as wide as a passage narrower than its pattern instead of a column at its
 //! full spacing, a squad coming at a gap at a slant goes straight down its middle three
 //! abreast, a formation does not wait for good for members held far behind it, squads
-//! bound for one gap wait their turn in their pattern, clear of it, and a crowd of small
-//! groups takes no turns.
+//! bound for one gap wait their turn in their pattern, clear of it, a crowd of small groups
+//! takes no turns, and two squads whose paths cross at a shallow angle in the open merge by
+//! queueing instead.
 
 use cohort::formation::army::{ArmySpec, build_army};
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::world::MAX_STEP;
 use cohort::formation::{
-    FormationId, FormationSpec, FormationStatus, Member, Order, World, WorldSettings,
+    FormationId, FormationSettings, FormationSpec, FormationStatus, Member, Order, World,
+    WorldSettings,
 };
 use cohort::pathing::{Map, PolygonObstacle};
 use cohort::steering::{Body, Vec2};
@@ -368,4 +370,67 @@ fn a_crowd_of_small_groups_takes_no_turns() {
     eprintln!("after 30 s: {held} of 300 groups held up, {to_go:.1} m to go on average");
     assert_eq!(held, 0, "{held} groups held up");
     assert!(to_go < 255.0, "{to_go} m to go");
+}
+
+/// Two squads of 16 in the open whose straight paths cross at a shallow angle (24 degrees),
+/// the one on the slant about 3 s behind at the crossing. With queueing (the default) that is
+/// a merge, not a crossing: neither gives way by right of way, the second slips in behind the
+/// first (queueing's zipper), and both arrive within 10 % of the second one's walk at cruise
+/// speed, without a pair of units overlapping more than 5 %. With queueing off, right of way
+/// takes the meeting: the second gives way to the first.
+#[test]
+fn squads_crossing_at_a_shallow_angle_in_the_open_merge_by_queueing() {
+    let (from, to) = (Vec2::new(20.0, 40.0), Vec2::new(120.0, 85.0));
+    // The squads' top speed is 1.5 m/s; they cruise at `speed_fraction` of it.
+    let walk = (to - from).length() / (1.5 * FormationSettings::default().speed_fraction);
+    for follow_gap in [FormationSettings::default().follow_gap, 0.0] {
+        let map = Map {
+            max: Vec2::splat(140.0),
+            ..Map::default()
+        };
+        let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+        let a = squad(
+            &mut world,
+            16,
+            Vec2::new(20.0, 60.0),
+            Vec2::new(120.0, 60.0),
+        );
+        let b = squad(&mut world, 16, from, to);
+        for f in [a, b] {
+            let settings = FormationSettings {
+                follow_gap,
+                ..world.formation(f).expect("formation").settings.clone()
+            };
+            world.set_formation_settings(f, settings).expect("settings");
+        }
+        let (mut gave, mut deepest) = ([false; 2], 0.0f32);
+        let mut done = None;
+        for tick in 0..2400 {
+            world.step(DT);
+            for (k, f) in [a, b].into_iter().enumerate() {
+                let form = world.formation(f).expect("formation");
+                gave[k] |= form.gives_way_to().is_some();
+            }
+            deepest = deepest.max(deepest_overlap(&world));
+            if arrived(&world, a) && arrived(&world, b) {
+                done = Some((tick + 1) as f32 * DT);
+                break;
+            }
+        }
+        eprintln!(
+            "follow gap {follow_gap}: gave way {gave:?}, deepest overlap {deepest:.3}, \
+             arrived after {done:?} s (walk {walk:.1} s)"
+        );
+        let done = done.expect("both arrived");
+        assert!(
+            deepest <= 0.05,
+            "follow gap {follow_gap}: overlap {deepest:.3}"
+        );
+        if follow_gap > 0.0 {
+            assert_eq!(gave, [false, false], "a merge taken as a crossing");
+            assert!(done <= 1.1 * walk, "{done:.1} s against {walk:.1} s");
+        } else {
+            assert_eq!(gave, [false, true], "right of way without queueing");
+        }
+    }
 }
