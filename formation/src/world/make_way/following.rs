@@ -157,7 +157,19 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
     // Where their headings meet near at hand, the order of their fronts decides, wherever
     // the two stand (side by side, in each other's lane or not yet).
     match merge_order(a, frame, b, &other) {
-        Some(MergeOrder::Waits(gap)) => return Some(cap(gap)),
+        Some(MergeOrder::Waits(gap)) => {
+            // It walks on until it is about to reach the other's lane (unless both are bound
+            // for one passage, where they wait their turns clear of each other), so that it
+            // waits beside the stream, near where their headings meet, rather than tens of
+            // metres short of it: nearer that point than the stream's next formation, it gets
+            // the next turn.
+            let room = if a.bound_for_one_passage(b) {
+                0.0
+            } else {
+                lane_room(frame, b, &other, a.position, a.follow_gap)
+            };
+            return Some(cap(gap).max(room / FOLLOW_TIME));
+        }
         Some(MergeOrder::GoesFirst) => return None,
         None => {}
     }
@@ -183,6 +195,21 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
         return None;
     }
     Some(cap(gap))
+}
+
+/// How far a formation in `frame` whose anchor stands at `at`, merging into the lane of `b`
+/// (in `other`), may still walk along its heading before its box comes within `gap` and the
+/// margin of `b`'s lane (0 when it is there already, or barely closes on the lane).
+fn lane_room(frame: &Frame, b: &RootEntry, other: &Frame, at: Vec2, gap: f32) -> f32 {
+    let lateral = other.local(at - b.position).y;
+    let across = other.extent_of(frame).y;
+    let clear = lateral.abs() - across - other.half.y - PASS_MARGIN - gap;
+    let closing = -lateral.signum() * frame.forward.dot(other.left);
+    if closing > 0.2 && clear > 0.0 {
+        clear / closing
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

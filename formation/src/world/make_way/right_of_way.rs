@@ -45,10 +45,6 @@ const LOOK_AHEAD: f32 = 12.0;
 const MIN_AHEAD: f32 = 10.0;
 /// Room (metres) added to the half-widths when telling whether two tracks meet.
 const MEET_MARGIN: f32 = 1.0;
-/// Metres of path ahead of its anchor within which a passage counts as the one a formation is
-/// bound for (formations bound for one passage take turns at it however shallow the angle
-/// their tracks meet at).
-const PASSAGE_LOOK: f32 = 60.0;
 /// Metres a waiting formation keeps its front short of the meeting.
 const STOP_GAP: f32 = 1.0;
 /// Least seconds over which a waiting formation closes to its stop line.
@@ -70,9 +66,6 @@ pub(super) struct Mover {
     /// Half the depth: the front is this far ahead of the anchor, the rear as far behind.
     half_depth: f32,
     cruise: f32,
-    /// Where the passage it is bound for lies (the middle of the first narrow stretch of its
-    /// path within [`PASSAGE_LOOK`] ahead), if any.
-    passage: Option<Vec2>,
 }
 
 impl Mover {
@@ -89,7 +82,6 @@ impl Mover {
             track,
             half_depth,
             cruise,
-            passage: crate::world::narrows::passage_ahead(f, PASSAGE_LOOK),
         })
     }
 
@@ -250,15 +242,11 @@ impl RootIndex {
         let along_b = other
             .track
             .first_meeting(&me.track, theirs, own, MEET_MARGIN)?;
-        let one_passage = match (me.passage, other.passage) {
-            (Some(p), Some(q)) => (p - q).length() <= own + theirs + MEET_MARGIN,
-            _ => false,
-        };
         let merge = along_a.cos > MERGE_COS
             && along_b.cos > MERGE_COS
             && a.follow_gap > 0.0
             && b.follow_gap > 0.0
-            && !one_passage;
+            && !a.bound_for_one_passage(b);
         (!merge).then_some([(along_a.arc, along_a.reach), (along_b.arc, along_b.reach)])
     }
 

@@ -27,6 +27,12 @@ type Formations = slotmap::SlotMap<FormationId, Formation>;
 
 /// Height (metres) of the strips of y the top-level formations are bucketed in.
 const STRIP_HEIGHT: f32 = 8.0;
+/// Metres of path ahead of its anchor within which a passage counts as the one a formation is
+/// bound for (see [`RootEntry::bound_for_one_passage`]).
+const PASSAGE_LOOK: f32 = 60.0;
+/// Metres beyond both half-widths within which the passages two formations are bound for
+/// count as one.
+const PASSAGE_MARGIN: f32 = 1.0;
 /// Wedges of heading (45 degrees each) the movers are indexed in.
 const WEDGES: u8 = 8;
 /// The heading class of a mover whose heading is not finite (it meets every other).
@@ -62,6 +68,9 @@ pub(crate) struct RootEntry {
     pub(super) top_speed: f32,
     /// Whether it was queueing behind another formation last tick.
     pub(super) queued: bool,
+    /// Where the passage it is bound for lies (the middle of the first narrow stretch of its
+    /// path within [`PASSAGE_LOOK`] ahead), if any.
+    pub(super) passage: Option<Vec2>,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -81,6 +90,20 @@ impl RootEntry {
             self.top_speed.max(0.0)
         } else {
             0.0
+        }
+    }
+
+    /// Whether this formation and `b` are bound for one passage: the middles of the passages
+    /// their paths lead to lie within both half-widths and [`PASSAGE_MARGIN`] of each other.
+    /// Formations bound for one passage take turns at it by right of way, however shallow the
+    /// angle their tracks meet at (`right_of_way.rs`).
+    pub(super) fn bound_for_one_passage(&self, b: &RootEntry) -> bool {
+        match (self.passage, b.passage) {
+            (Some(p), Some(q)) => {
+                (p - q).length()
+                    <= self.half_extent.y.abs() + b.half_extent.y.abs() + PASSAGE_MARGIN
+            }
+            _ => false,
         }
     }
 
@@ -108,6 +131,7 @@ impl RootEntry {
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
             queued: f.follow_speed.is_some(),
+            passage: crate::world::narrows::passage_ahead(f, PASSAGE_LOOK),
             root,
             heading: NO_HEADING,
         }

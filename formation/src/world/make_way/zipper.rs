@@ -12,6 +12,13 @@
 //! each stream passes alternately, like the teeth of a zipper, instead of the joiner waiting
 //! for a gap in a stream that keeps its followers close behind each other.
 //!
+//! The virtual gap alone held a joiner tens of metres short of a stream it met at a shallow
+//! angle (where the two headings meet is far off then), and every next formation of the
+//! stream was nearer that point than the joiner: no turn came. So a joiner walks on while
+//! its box is more than its gap and a margin from the other's lane
+//! (`following::follow_cap`), and waits beside the stream, near where the headings meet.
+//! Formations bound for one passage do not: they wait their turns at it clear of each other.
+//!
 //! Without this rule a formation joining a stream queued behind whichever formation of the
 //! stream lay ahead in its lane, one after another (`docs/traffic.md`).
 

@@ -56,6 +56,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             facing: velocity.try_normalize().unwrap_or(Vec2::X),
             top_speed: 3.0,
             queued: k % 3 == 0,
+            passage: None,
             root: k as u32,
             heading: super::NO_HEADING,
         });
