@@ -69,7 +69,8 @@ pub(crate) struct RootEntry {
     /// Whether it was queueing behind another formation last tick.
     pub(super) queued: bool,
     /// Where the passage it is bound for lies (the middle of the first narrow stretch of its
-    /// path within [`PASSAGE_LOOK`] ahead), if any.
+    /// path within [`PASSAGE_LOOK`] ahead), if any; `None` for a small group or a formation
+    /// not moving, which neither queues nor takes turns.
     pub(super) passage: Option<Vec2>,
     /// Its place in the roots it was read from.
     root: u32,
@@ -110,6 +111,7 @@ impl RootEntry {
     fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
         let (position, velocity) = (f.anchor.position, f.anchor.velocity);
         let moving = f.motion == Motion::Moving;
+        let small_group = super::following::is_small_group(f);
         Self {
             id,
             span,
@@ -118,7 +120,7 @@ impl RootEntry {
             half_extent: f.half_extent,
             moving,
             single: f.is_single(),
-            small_group: super::following::is_small_group(f),
+            small_group,
             lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
                 // Narrowing to pass an oncoming formation: it passes in the width it is
                 // closing up to (the ranks take a few seconds to form).
@@ -131,7 +133,11 @@ impl RootEntry {
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
             queued: f.follow_speed.is_some(),
-            passage: crate::world::narrows::passage_ahead(f, PASSAGE_LOOK),
+            // Read only for formations that queue or take turns (moving, not small groups):
+            // the others are spared the look along their paths.
+            passage: (moving && !small_group)
+                .then(|| crate::world::narrows::passage_ahead(f, PASSAGE_LOOK))
+                .flatten(),
             root,
             heading: NO_HEADING,
         }
