@@ -166,7 +166,7 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
             let room = if a.bound_for_one_passage(b) {
                 0.0
             } else {
-                lane_room(frame, b, &other, a.position, a.follow_gap)
+                lane_room(frame, &other, a.position - b.position, a.follow_gap)
             };
             return Some(cap(gap).max(room / FOLLOW_TIME));
         }
@@ -197,11 +197,12 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
     Some(cap(gap))
 }
 
-/// How far a formation in `frame` whose anchor stands at `at`, merging into the lane of `b`
-/// (in `other`), may still walk along its heading before its box comes within `gap` and the
-/// margin of `b`'s lane (0 when it is there already, or barely closes on the lane).
-fn lane_room(frame: &Frame, b: &RootEntry, other: &Frame, at: Vec2, gap: f32) -> f32 {
-    let lateral = other.local(at - b.position).y;
+/// How far a formation in `frame` whose anchor stands `from_other` from the anchor of one in
+/// `other`, merging into that one's lane, may still walk along its heading before its box
+/// comes within `gap` and the margin of the lane (0 when it is there already, or barely
+/// closes on the lane).
+fn lane_room(frame: &Frame, other: &Frame, from_other: Vec2, gap: f32) -> f32 {
+    let lateral = other.local(from_other).y;
     let across = other.extent_of(frame).y;
     let clear = lateral.abs() - across - other.half.y - PASS_MARGIN - gap;
     let closing = -lateral.signum() * frame.forward.dot(other.left);
