@@ -84,6 +84,15 @@ fn walled(gap: f32) -> World {
     World::new(map, WorldSettings::default(), 3).expect("world")
 }
 
+/// An open world `side` metres square (no geometry).
+fn open(side: f32) -> World {
+    let map = Map {
+        max: Vec2::splat(side),
+        ..Map::default()
+    };
+    World::new(map, WorldSettings::default(), 3).expect("world")
+}
+
 /// Deepest overlap of any two units, a fraction of the sum of their radii.
 fn deepest_overlap(world: &World) -> f32 {
     let bodies: Vec<_> = world.units().map(|(_, u)| u.body).collect();
@@ -102,11 +111,7 @@ fn deepest_overlap(world: &World) -> f32 {
 /// same time, and both arrive, without a pair of units overlapping more than 5 %.
 #[test]
 fn crossing_squads_take_turns_and_both_arrive() {
-    let map = Map {
-        max: Vec2::splat(120.0),
-        ..Map::default()
-    };
-    let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+    let mut world = open(120.0);
     let a = squad(
         &mut world,
         16,
@@ -385,11 +390,7 @@ fn squads_crossing_at_a_shallow_angle_in_the_open_merge_by_queueing() {
     // The squads' top speed is 1.5 m/s; they cruise at `speed_fraction` of it.
     let walk = (to - from).length() / (1.5 * FormationSettings::default().speed_fraction);
     for follow_gap in [FormationSettings::default().follow_gap, 0.0] {
-        let map = Map {
-            max: Vec2::splat(140.0),
-            ..Map::default()
-        };
-        let mut world = World::new(map, WorldSettings::default(), 3).expect("world");
+        let mut world = open(140.0);
         let a = squad(
             &mut world,
             16,
