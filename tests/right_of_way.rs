@@ -84,6 +84,13 @@ fn walled(gap: f32) -> World {
     World::new(map, WorldSettings::default(), 3).expect("world")
 }
 
+/// Whether every unit is beyond the wall of [`walled`] (east of it) and every one of
+/// `squads` has arrived.
+fn all_through(world: &World, squads: &[FormationId]) -> bool {
+    world.units().all(|(_, u)| u.body.position.x > 62.0)
+        && squads.iter().all(|&f| arrived(world, f))
+}
+
 /// An open world `side` metres square (no geometry).
 fn open(side: f32) -> World {
     let map = Map {
@@ -213,8 +220,7 @@ fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
             }
         }
         deepest = deepest.max(deepest_overlap(&world));
-        let beyond = world.units().all(|(_, u)| u.body.position.x > 62.0);
-        if beyond && squads.iter().all(|&f| arrived(&world, f)) {
+        if all_through(&world, &squads) {
             done = Some(tick);
             break;
         }
@@ -463,8 +469,7 @@ fn squads_bound_for_one_gap_take_turns_however_shallow_their_meeting() {
                 .is_some_and(|form| form.gives_way_to().is_some());
         }
         deepest = deepest.max(deepest_overlap(&world));
-        let beyond = world.units().all(|(_, u)| u.body.position.x > 62.0);
-        if beyond && squads.iter().all(|&f| arrived(&world, f)) {
+        if all_through(&world, &squads) {
             done = Some(tick);
             break;
         }
