@@ -30,6 +30,7 @@ mod following;
 mod keep_right;
 mod meetings;
 mod right_of_way;
+mod rings;
 mod root_index;
 mod track;
 mod track_grid;
@@ -93,18 +94,31 @@ impl World {
         super::par::map_into(index_ref.entries(), &mut plans, PLANS_PER_TASK, |a| {
             plan_root(index_ref, formations_ref, map, a, tick)
         });
+        // Turns decided pair by pair can close a ring, each waiting for the next: one of each
+        // ring goes.
+        let mut rings = std::mem::take(&mut index.rings);
+        rings.gives.clear();
+        rings.gives.extend(plans.iter().map(|p| p.give));
+        rings.follows.clear();
+        rings.follows.extend(plans.iter().map(|p| p.follow));
+        index.break_rings(&mut rings);
         for a in index.entries() {
             if let Some(f) = formations.get_mut(a.id) {
                 f.hurried = false;
             }
         }
-        for (a, plan) in index.entries().iter().zip(&plans) {
+        let holds = rings.gives.iter().zip(&rings.follows);
+        for ((a, plan), (&give, &follow)) in index.entries().iter().zip(&plans).zip(holds) {
             let PassingPlan {
                 velocity,
                 narrow_pass,
-                follow,
-                give,
+                ..
             } = *plan;
+            let follow = follow.map(|(v, _)| v);
+            let follow = match (follow, give) {
+                (Some(v), Some(g)) => Some(v.min(g.speed)),
+                (v, g) => v.or(g.map(|g| g.speed)),
+            };
             if let Some(f) = formations.get_mut(a.id) {
                 f.pass_velocity = velocity;
                 f.follow_speed = follow;
@@ -117,6 +131,7 @@ impl World {
             }
         }
         index.plans = plans;
+        index.rings = rings;
     }
 
     /// Moves the slot targets of members standing in a moving formation's lane aside.
@@ -235,8 +250,9 @@ struct PassingPlan {
     velocity: Vec2,
     /// The oncoming formation it narrows to pass, and the width it narrows to.
     narrow_pass: Option<(crate::ids::FormationId, f32)>,
-    /// The speed it keeps behind a formation ahead or short of a meeting.
-    follow: Option<f32>,
+    /// The speed it keeps behind a formation ahead, and that formation's place among the
+    /// roots.
+    follow: Option<(f32, u32)>,
     /// Whom it gives way to, and at what speed.
     give: Option<right_of_way::GiveWay>,
 }
@@ -283,12 +299,8 @@ fn plan_root(
             let kept = formations.get(a.id)?.narrow_pass?;
             still_passing(formations, a.id, kept.0).then_some(kept)
         });
-    let follow = index.following_speed(a);
+    let follow = index.following(a, |_| true);
     let give = index.give_way(a);
-    let follow = match (follow, give) {
-        (Some(v), Some(g)) => Some(v.min(g.speed)),
-        (v, g) => v.or(g.map(|g| g.speed)),
-    };
     PassingPlan {
         velocity,
         narrow_pass,

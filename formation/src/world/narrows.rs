@@ -8,6 +8,10 @@ use super::World;
 use crate::formation::{Formation, Member, Motion};
 use crate::ids::FormationId;
 
+/// Fraction of its cruise speed below which a formation held back by another (queueing behind
+/// it, or giving way) counts as waiting for its turn: it keeps its pattern.
+const HELD_FRACTION: f32 = 0.5;
+
 impl World {
     /// Closes a moving top-level formation up into ranks that fit ([`ValidPattern::narrowed`])
     /// ahead of a passage narrower than its pattern, and opens it back out once the passage is
@@ -39,7 +43,13 @@ impl World {
         // would reach into the passage it waits for. One that closed up before it had to
         // wait opens out again where its pattern fits.
         let gives_way = f.give_way.is_some() && passing.is_none();
-        let waiting = gives_way && !f.in_column;
+        // Nor while another formation holds it back to well below its cruise (queueing
+        // behind it, or merging after it): closed up, its front would jump ahead by half the
+        // column's extra depth, and the merge would turn round and stop the one going.
+        let held = f
+            .follow_speed
+            .is_some_and(|v| v < HELD_FRACTION * f.slowest_speed * f.cruise_fraction());
+        let waiting = (gives_way || held) && !f.in_column;
         if (narrow || passing.is_some())
             && (!f.in_column || tighten)
             && f.motion == Motion::Moving

@@ -98,7 +98,18 @@ impl RootIndex {
     /// 0), when that is below `a`'s top speed (a cap at or above it holds nothing back).
     /// `None` when nothing holds it back, queueing is off, or `a` is a small group
     /// ([`is_small_group`]). Needs [`Self::index_all`].
+    #[cfg(test)]
     pub(super) fn following_speed(&self, a: &RootEntry) -> Option<f32> {
+        self.following(a, |_| true).map(|(v, _)| v)
+    }
+
+    /// [`Self::following_speed`] among the formations `counts` keeps, with the place among
+    /// the roots of the formation that sets it (the first found of equal caps).
+    pub(super) fn following(
+        &self,
+        a: &RootEntry,
+        counts: impl Fn(&RootEntry) -> bool,
+    ) -> Option<(f32, u32)> {
         if a.small_group || !a.moving || !(a.follow_gap > 0.0) || !a.follow_gap.is_finite() {
             return None;
         }
@@ -117,15 +128,17 @@ impl RootIndex {
         let r = |reach: f32| {
             1.5 * (own + reach) + a.follow_gap + top * FOLLOW_TIME.max(MERGE_HORIZON) + PASS_MARGIN
         };
-        let mut cap: Option<f32> = None;
+        let mut cap: Option<(f32, u32)> = None;
         self.for_each_within_reach(a.position, r, |b| {
             // The same bound for `b` itself, a circle: the squares' corners cost nothing more.
             let far = r(b.half_extent.length());
-            if (b.position - a.position).length_squared() > far * far {
+            if (b.position - a.position).length_squared() > far * far || !counts(b) {
                 return;
             }
             if let Some(v) = follow_cap(a, &frame, b).filter(|&v| v < top) {
-                cap = Some(cap.map_or(v, |c| c.min(v)));
+                if cap.is_none_or(|(c, _)| v < c) {
+                    cap = Some((v, b.root()));
+                }
             }
         });
         cap

@@ -247,7 +247,7 @@ mod tests {
                         continue;
                     }
                     let rank = index.ranks[i];
-                    if let Some(speed) = index.cap_from(a, me, b) {
+                    if let Some((speed, _)) = index.cap_from(a, me, b) {
                         if every_pair.is_none_or(|(s, k, _)| speed < s || (speed == s && rank < k))
                         {
                             every_pair = Some((speed, rank, b.id));

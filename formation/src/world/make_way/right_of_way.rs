@@ -57,6 +57,10 @@ pub(super) struct GiveWay {
     pub(super) to: FormationId,
     /// The anchor's speed cap (m/s, at least 0).
     pub(super) speed: f32,
+    /// The place among the roots of the formation that goes first.
+    pub(super) to_root: u32,
+    /// Seconds until this formation's front would reach the meeting at its cruise speed.
+    pub(super) eta: f32,
 }
 
 /// A root as right of way sees it.
@@ -140,22 +144,42 @@ impl RootIndex {
     /// its reach (its own look-ahead, the fastest root's and the largest extents) count.
     /// Needs [`Self::cache_movers`] and [`Self::cache_meetings`].
     pub(super) fn give_way(&self, a: &RootEntry) -> Option<GiveWay> {
+        self.give_way_among(a, |_| true)
+    }
+
+    /// [`Self::give_way`] among the formations `counts` keeps (a ring of formations each
+    /// giving way to the next is broken by looking past the ring: `make_way/rings.rs`).
+    pub(super) fn give_way_among(
+        &self,
+        a: &RootEntry,
+        counts: impl Fn(&RootEntry) -> bool,
+    ) -> Option<GiveWay> {
         let me = self.mover(a)?;
         let r = self.give_way_radius(a, me);
         // The tightest cap, and the rank of the formation that sets it: the same whatever
         // order the caps come in (no two formations share a rank).
         let mut out: Option<(GiveWay, u32)> = None;
-        let mut consider = |b: &RootEntry, rank: u32, speed: f32| {
+        let mut consider = |b: &RootEntry, rank: u32, (speed, eta): (f32, f32)| {
             if out.is_none_or(|(g, k)| speed < g.speed || (speed == g.speed && rank < k)) {
-                out = Some((GiveWay { to: b.id, speed }, rank));
+                let to = b.id;
+                let to_root = b.root();
+                out = Some((
+                    GiveWay {
+                        to,
+                        speed,
+                        to_root,
+                        eta,
+                    },
+                    rank,
+                ));
             }
         };
         if !self.exact {
             // Visited in rank order.
             let mut rank = 0;
             self.for_each_near(a.position, r, |b| {
-                if let Some(speed) = self.cap_from(a, me, b) {
-                    consider(b, rank, speed);
+                if let Some(cap) = self.cap_from(a, me, b).filter(|_| counts(b)) {
+                    consider(b, rank, cap);
                 }
                 rank += 1;
             });
@@ -170,14 +194,14 @@ impl RootIndex {
             let (Some(b), Some(&rank)) = (self.entries.get(i), self.ranks.get(i)) else {
                 continue;
             };
-            if !self.in_window(&window, b) {
+            if !self.in_window(&window, b) || !counts(b) {
                 continue;
             }
             let Some(other) = self.mover(b) else {
                 continue;
             };
-            if let Some(speed) = cap(a, me, seen.own, b, other, seen.theirs) {
-                consider(b, rank, speed);
+            if let Some(cap) = cap(a, me, seen.own, b, other, seen.theirs, false) {
+                consider(b, rank, cap);
             }
         }
         out.map(|(g, _)| g)
@@ -251,21 +275,36 @@ impl RootIndex {
     }
 
     /// The speed cap formation `b` sets mover `a` (whose mover is `me`) if `b` goes first at
-    /// the first meeting of their tracks, `None` if it does not.
-    pub(super) fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<f32> {
+    /// the first meeting of their tracks, and `a`'s seconds to the meeting; `None` if `b` does
+    /// not go first.
+    pub(super) fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<(f32, f32)> {
         if b.id == a.id || !b.moving {
             return None;
         }
         let other = self.mover(b)?;
         let [(sa, _), along_b] = Self::pair_meeting(a, me, b, other)?;
-        cap(a, me, sa, b, other, along_b)
+        cap(a, me, sa, b, other, along_b, false)
+    }
+
+    /// The speed cap formation `b` sets mover `a` as if `b` went first where their tracks
+    /// meet, whoever would reach the meeting first: for breaking a ring of formations each
+    /// giving way to the next (`make_way/rings.rs`). `None` where their tracks do not meet as
+    /// right of way's, or `a` is already at the meeting.
+    pub(super) fn cap_as_second(&self, a: &RootEntry, b: &RootEntry) -> Option<(f32, f32)> {
+        if b.id == a.id || !b.moving {
+            return None;
+        }
+        let (me, other) = (self.mover(a)?, self.mover(b)?);
+        let [(sa, _), along_b] = Self::pair_meeting(a, me, b, other)?;
+        cap(a, me, sa, b, other, along_b, true)
     }
 }
 
 /// The speed cap mover `b` (whose mover is `other`) sets mover `a` (`me`) if `b` goes first
-/// where their tracks first meet, `None` if it does not: `sa` is the meeting's arc length
-/// along `a`'s track, `along_b` the arc length and distance of [`Track::first_meeting`]
-/// along `b`'s.
+/// where their tracks first meet, and `a`'s seconds to the meeting at its cruise speed; `None`
+/// if `b` does not go first: `sa` is the meeting's arc length along `a`'s track, `along_b`
+/// the arc length and distance of [`Track::first_meeting`] along `b`'s. With `second`, `b`
+/// goes first whoever reaches the meeting first.
 fn cap(
     a: &RootEntry,
     me: &Mover,
@@ -273,7 +312,8 @@ fn cap(
     b: &RootEntry,
     other: &Mover,
     along_b: (f32, f32),
-) -> Option<f32> {
+    second: bool,
+) -> Option<(f32, f32)> {
     let (sb, db) = along_b;
     let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
     // Each in the other's way ahead: one route walked both ways (passing's business,
@@ -286,7 +326,7 @@ fn cap(
     if ta <= 0.0 {
         return None;
     }
-    let first = tb < ta || (tb == ta && b.id < a.id);
+    let first = second || tb < ta || (tb == ta && b.id < a.id);
     if !first {
         return None;
     }
@@ -295,5 +335,5 @@ fn cap(
     // formation that is early slows instead of stopping.
     let clear = (sb + other.half_depth + 2.0 * db) / other.cruise.max(0.01);
     let gap = sa - me.half_depth - STOP_GAP;
-    Some((gap / clear.max(STOP_TIME)).max(0.0))
+    Some(((gap / clear.max(STOP_TIME)).max(0.0), ta))
 }

@@ -183,6 +183,8 @@ pub(crate) struct RootIndex {
     max_speed: f32,
     /// Each entry's passing plan this tick (see `World::plan_passing`), in entry order.
     pub(super) plans: Vec<super::PassingPlan>,
+    /// The buffers of [`Self::break_rings`].
+    pub(super) rings: super::rings::RingScratch,
 }
 
 impl RootIndex {
