@@ -13,8 +13,9 @@
 //! [`STOP_GAP`] short of the meeting no sooner than the first one's rear clears it at its
 //! cruise speed (closing over at least [`STOP_TIME`]), and stops there if it is not clear yet:
 //! it passes behind. The rule ends when the first one's rear has cleared the meeting (its
-//! track no longer meets). The order is strict, so two formations never wait for each other, nor does
-//! a ring of them.
+//! track no longer meets). The order is strict, so two formations never wait for each other.
+//! Pairs meet at different places, so the turns of several need not agree and can close a
+//! ring; rings are broken after every formation's turn is decided (`make_way/rings.rs`).
 //!
 //! Tracks that first meet at a shallow angle (under [`MERGE_COS`]'s) are a merge, not a
 //! crossing: where both formations queue, queueing lets them into one lane in turn
