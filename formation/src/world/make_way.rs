@@ -54,6 +54,9 @@ const MOVING_SPEED: f32 = 0.2;
 const PASS_HORIZON: f32 = 6.0;
 /// Lateral room (metres) left between two formations passing each other.
 const PASS_MARGIN: f32 = 1.0;
+/// Room (metres) a formation keeps between its right side and an obstacle when it steps
+/// right to pass an oncoming one.
+const SIDESTEP_ROOM: f32 = 0.1;
 /// Metres added to the avoidance's neighbour distance when telling which top-level formations
 /// are near each other (members stray a little from their slots).
 const TRAFFIC_SLACK: f32 = 4.0;
@@ -271,9 +274,11 @@ fn plan_root(
     let (velocity, oncoming) = match a.lane {
         Some(lane) if !a.single => {
             let (v, oncoming) = index.passing_velocity(a, &lane);
-            // No sidestep into the geometry: once its right side is at an obstacle (or the
-            // map's edge), the formation steps no further right.
-            let need = lane.half_width + PASS_MARGIN;
+            // No sidestep into the geometry: once its right side is within
+            // [`SIDESTEP_ROOM`] of an obstacle (or the map's edge), the formation steps no
+            // further right. (Asking for the whole passing margin there, two columns meeting
+            // in a passage less than that margin wider than both never stepped aside.)
+            let need = lane.half_width + SIDESTEP_ROOM;
             let right = v.normalize_or_zero();
             let blocked = right != Vec2::ZERO
                 && super::narrows::free_run(map, a.position, right, need) < need;
