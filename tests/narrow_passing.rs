@@ -2,7 +2,9 @@
 //! closes up to its half of the corridor and steps to its right, and they pass. A formation
 //! steps right until its side is a tenth of a metre from the wall; asking for a whole metre
 //! of room there, as it did, neither squad stepped aside in a 4 m corridor and they pushed
-//! through each other's files for minutes.
+//! through each other's files for minutes. And it starts stepping aside as far ahead as if
+//! both were twice as deep: closed up to one file each in a 3 m corridor, their fronts met
+//! before they stepped aside, and they stood pressed against each other for good.
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
@@ -107,14 +109,22 @@ fn pass_in(width: f32, limit: f32) -> f32 {
     panic!("in a {width} m corridor the squads had not both arrived after {limit} s");
 }
 
-/// A 4 m corridor: two files of 1 m units fit with a metre between them (they passed in 180 s;
-/// 405 s before formations stepped right up to a tenth of a metre from the wall).
+/// A 3 m corridor: one file of 1 m units each, touching the walls (they passed in 172 s;
+/// they locked for good before a sidestep looked twice as far ahead).
+#[test]
+fn squads_pass_head_on_in_a_3_m_corridor() {
+    pass_in(3.0, 230.0);
+}
+
+/// A 4 m corridor: two files of 1 m units fit with a metre between them (they passed in 173 s;
+/// 405 s before formations stepped right up to a tenth of a metre from the wall, 180 s
+/// before a sidestep looked twice as far ahead).
 #[test]
 fn squads_pass_head_on_in_a_4_m_corridor() {
     pass_in(4.0, 230.0);
 }
 
-/// A 5 m corridor (they passed in 174 s).
+/// A 5 m corridor (they passed in 173 s).
 #[test]
 fn squads_pass_head_on_in_a_5_m_corridor() {
     pass_in(5.0, 230.0);

@@ -269,6 +269,11 @@ impl SlotAssignment {
         &self.config
     }
 
+    /// Changes how distance turns into cost for the next solves (every metric is valid).
+    pub fn set_metric(&mut self, metric: CostMetric) {
+        self.config.metric = metric;
+    }
+
     /// Total cost of `slot_of` (unassigned members cost nothing; bad indices are skipped).
     pub fn total_cost(
         &self,

@@ -409,6 +409,12 @@ impl Lane {
     }
 }
 
+/// How many times their depths two formations passing each other look ahead beyond the
+/// horizon's closing (see [`pass_shift`]): 1 when both are small groups, else 2.
+fn pass_depth(both_small: bool) -> f32 {
+    if both_small { 1.0 } else { 2.0 }
+}
+
 /// The room formation `b` leaves `a` (moving in `lane`) to its right: half what they lack to
 /// pass side by side if `b` comes the other way (headings at least 120 degrees apart), from
 /// [`PASS_HORIZON`] of the two closing ahead of `a` until their rears are past each other;
@@ -425,10 +431,21 @@ fn pass_shift(a: &RootEntry, lane: &Lane, b: &RootEntry) -> Option<f32> {
     if lane.forward.dot(other.forward) > -0.5 {
         return None;
     }
+    // Converging on one passage from either side of its mouth, to go through it the same
+    // way: they take turns at it (right of way), they do not pass each other.
+    if a.through_one_passage_alike(b) {
+        return None;
+    }
     // Until the two rears are past each other: formations alongside each other stay apart.
     let along = rel.dot(lane.forward);
     let closing = (a.velocity - b.velocity).dot(lane.forward);
-    let horizon = closing.max(0.0) * PASS_HORIZON + lane.behind + other.behind;
+    // Looked for as far ahead as if both were twice as deep (unless both are small groups,
+    // a few units deep whatever they do): closing up to pass in a passage, a formation's
+    // ranks may grow twice as deep, its front that much further ahead, and a sidestep begun
+    // only then came too late (two squads of 50 closing up to one file each in a 3 m
+    // corridor met front to front before they stepped aside).
+    let deep = pass_depth(a.small_group && b.small_group);
+    let horizon = closing.max(0.0) * PASS_HORIZON + deep * (lane.behind + other.behind);
     if along < -(lane.behind + other.behind) || along > horizon {
         return None;
     }

@@ -298,8 +298,8 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
 
 /// The middle of the first narrow stretch of the formation's path that is not behind its
 /// anchor and begins within `ahead` metres of it (arc length along the path), if any: where
-/// the passage it is bound for lies.
-pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<Vec2> {
+/// the passage it is bound for lies; and the way the path runs there (a unit vector).
+pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<(Vec2, Vec2)> {
     if f.narrows.is_empty() || f.path.len() < 2 {
         return None;
     }
@@ -307,7 +307,11 @@ pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<Vec2> {
     f.narrows
         .iter()
         .find(|&&(n0, n1)| n1 >= s && n0 <= s + ahead)
-        .map(|&(n0, n1)| point_at(&f.path, 0.5 * (n0 + n1)))
+        .map(|&(n0, n1)| {
+            let mid = 0.5 * (n0 + n1);
+            let way = point_at(&f.path, mid + 0.5) - point_at(&f.path, mid - 0.5);
+            (point_at(&f.path, mid), way.normalize_or_zero())
+        })
 }
 
 /// Arc length along the formation's path of its anchor's projection on the current leg.

@@ -72,6 +72,8 @@ pub(crate) struct RootEntry {
     /// path within [`PASSAGE_LOOK`] ahead), if any; `None` for a small group or a formation
     /// not moving, which neither queues nor takes turns.
     pub(super) passage: Option<Vec2>,
+    /// The way its path runs through that passage (a unit vector; zero without one).
+    pub(super) passage_way: Vec2,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -94,6 +96,13 @@ impl RootEntry {
         }
     }
 
+    /// Whether this formation and `b` are bound for one passage and go through it the same
+    /// way (squads converging on a gap from either side of its mouth, not two formations
+    /// meeting in a corridor).
+    pub(super) fn through_one_passage_alike(&self, b: &RootEntry) -> bool {
+        self.bound_for_one_passage(b) && self.passage_way.dot(b.passage_way) > 0.0
+    }
+
     /// Whether this formation and `b` are bound for one passage: the middles of the passages
     /// their paths lead to lie within both half-widths and [`PASSAGE_MARGIN`] of each other.
     /// Formations bound for one passage take turns at it by right of way, however shallow the
@@ -112,6 +121,11 @@ impl RootEntry {
         let (position, velocity) = (f.anchor.position, f.anchor.velocity);
         let moving = f.motion == Motion::Moving;
         let small_group = super::following::is_small_group(f);
+        // Read only for formations that queue or take turns (moving, not small groups): the
+        // others are spared the look along their paths.
+        let passage = (moving && !small_group)
+            .then(|| crate::world::narrows::passage_ahead(f, PASSAGE_LOOK))
+            .flatten();
         Self {
             id,
             span,
@@ -133,11 +147,8 @@ impl RootEntry {
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
             queued: f.follow_speed.is_some(),
-            // Read only for formations that queue or take turns (moving, not small groups):
-            // the others are spared the look along their paths.
-            passage: (moving && !small_group)
-                .then(|| crate::world::narrows::passage_ahead(f, PASSAGE_LOOK))
-                .flatten(),
+            passage: passage.map(|(at, _)| at),
+            passage_way: passage.map_or(Vec2::ZERO, |(_, way)| way),
             root,
             heading: NO_HEADING,
         }
@@ -181,6 +192,8 @@ pub(crate) struct RootIndex {
     max_reach: f32,
     /// Largest anchor speed among the roots.
     max_speed: f32,
+    /// Whether every root is a small group (`following::is_small_group`).
+    all_small: bool,
     /// Each entry's passing plan this tick (see `World::plan_passing`), in entry order.
     pub(super) plans: Vec<super::PassingPlan>,
     /// The buffers of [`Self::break_rings`].
@@ -236,12 +249,15 @@ impl RootIndex {
     fn sorted(&mut self) {
         sort_by_x(&mut self.entries);
         let (mut reach, mut speed) = (0.0f32, 0.0f32);
+        let mut all_small = true;
         for e in &self.entries {
             reach = reach.max(e.half_extent.length());
             speed = speed.max(e.velocity.length());
+            all_small &= e.small_group;
         }
         self.max_reach = reach;
         self.max_speed = speed;
+        self.all_small = all_small;
     }
 
     /// Buckets every root by position (for [`Self::for_each_in_way`]).
@@ -303,18 +319,24 @@ impl RootIndex {
     /// formations: the largest [`pass_shift`] among all the roots, looking only at the
     /// movers whose heading can oppose `a`'s and that lie within `r` of it: `along` is at
     /// most the closing speed (`lane.speed` plus the fastest root's) times the horizon plus
-    /// both `behind`s, and `|lat|` at most both half-widths plus the margin. Also the
+    /// twice both `behind`s (once where every root is a small group), and `|lat|` at most
+    /// both half-widths plus the margin. Also the
     /// oncoming formation that asks for the largest shift, if any.
     pub(super) fn passing_velocity(
         &self,
         a: &RootEntry,
         lane: &Lane,
     ) -> (Vec2, Option<FormationId>) {
+        // Twice both depths unless both are small groups: at most twice, whatever `b` is.
+        let deep = if a.small_group && self.all_small {
+            1.0
+        } else {
+            2.0
+        };
         let r = (lane.speed + self.max_speed) * PASS_HORIZON
-            + lane.behind
+            + deep * (lane.behind + self.max_reach + LANE_BEHIND)
             + lane.half_width
-            + 2.0 * self.max_reach
-            + LANE_BEHIND
+            + self.max_reach
             + PASS_MARGIN;
         let mut shift: f32 = 0.0;
         let mut oncoming = None;

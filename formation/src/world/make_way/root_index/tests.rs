@@ -57,6 +57,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             top_speed: 3.0,
             queued: k % 3 == 0,
             passage: None,
+            passage_way: Vec2::ZERO,
             root: k as u32,
             heading: super::NO_HEADING,
         });
@@ -387,4 +388,51 @@ proptest! {
         }
         prop_assert_eq!(near, wanted);
     }
+}
+
+/// Two formations bound for one passage go through it alike when their paths run through it
+/// the same way (converging on a gap from either side of its mouth), not when they run
+/// through it opposite ways (meeting in a corridor), nor when their passages are apart.
+#[test]
+fn formations_go_through_one_passage_alike_only_the_same_way() {
+    let roots = [
+        (
+            Vec2::new(0.0, -10.0),
+            Vec2::new(0.0, 1.0),
+            Vec2::new(2.0, 3.0),
+            true,
+        ),
+        (
+            Vec2::new(0.0, 10.0),
+            Vec2::new(0.0, -1.0),
+            Vec2::new(2.0, 3.0),
+            true,
+        ),
+    ];
+    let mut index = index_of(&roots);
+    let gap = Vec2::new(5.0, 0.0);
+    let set = |e: &mut RootEntry, at: Vec2, way: Vec2| {
+        e.passage = Some(at);
+        e.passage_way = way;
+    };
+    let (a, b) = index.entries.split_at_mut(1);
+    let (a, b) = (&mut a[0], &mut b[0]);
+    // Heading towards each other (north and south), both through the gap eastwards.
+    set(a, gap, Vec2::X);
+    set(
+        b,
+        gap + Vec2::new(0.0, 0.5),
+        Vec2::new(0.9, 0.1).normalize(),
+    );
+    assert!(a.through_one_passage_alike(b) && b.through_one_passage_alike(a));
+    // Through it opposite ways: a corridor's two ends.
+    set(b, gap, -Vec2::X);
+    assert!(!a.through_one_passage_alike(b) && !b.through_one_passage_alike(a));
+    // The same way, but through passages far apart.
+    set(b, gap + Vec2::new(0.0, 30.0), Vec2::X);
+    assert!(!a.through_one_passage_alike(b));
+    // Without a passage.
+    b.passage = None;
+    b.passage_way = Vec2::ZERO;
+    assert!(!a.through_one_passage_alike(b));
 }
