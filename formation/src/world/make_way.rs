@@ -277,8 +277,17 @@ fn plan_root(
             // No sidestep into the geometry: once its right side is within
             // [`SIDESTEP_ROOM`] of an obstacle (or the map's edge), the formation steps no
             // further right. (Asking for the whole passing margin there, two columns meeting
-            // in a passage less than that margin wider than both never stepped aside.)
-            let need = lane.half_width + SIDESTEP_ROOM;
+            // in a passage less than that margin wider than both never stepped aside.) A
+            // small group, which slips past others by avoidance, keeps the whole margin:
+            // stepping aside nearer the geometry, a crowd of them passed each other more
+            // often and measured their passages (`pass_width`) four times as often, for
+            // 6 % more time a tick in the standard army cut into groups of 4.
+            let room = if a.small_group {
+                PASS_MARGIN
+            } else {
+                SIDESTEP_ROOM
+            };
+            let need = lane.half_width + room;
             let right = v.normalize_or_zero();
             let blocked = right != Vec2::ZERO
                 && super::narrows::free_run(map, a.position, right, need) < need;
