@@ -19,8 +19,9 @@
 //!
 //! - where a formation of the ring gives way, the one of those nearest its meeting: it
 //!   decides its turn again without the one it gave way to, which gives way to it instead
-//!   (taking the tighter of its own cap and the one it sets as the one going first). A
-//!   formation that was queued behind goes first and the one behind keeps queueing;
+//!   (taking the tighter of its own cap and the one it sets as the one going first). Of a
+//!   formation giving way to one queued behind it, the one in front goes, and the one
+//!   behind keeps queueing behind it;
 //! - where all of the ring queue (merges, each waiting for the next), the one first among the
 //!   roots: it queues again without the one it queued behind.
 //!
