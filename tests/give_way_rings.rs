@@ -7,70 +7,19 @@
 //! (`formation/src/world/make_way/rings.rs`): every squad gets through, well within the
 //! time the gap allows.
 
-use cohort::formation::pattern::{Pattern, PatternKind};
-use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
-use cohort::pathing::{Map, PolygonObstacle};
-use cohort::steering::{Body, Vec2};
+mod gap_support;
+
+use cohort::formation::{FormationId, World};
+use cohort::steering::Vec2;
+use gap_support::{arrived, deepest_overlap, walled};
 
 const DT: f32 = 0.1;
-const RADIUS: f32 = 0.5;
+/// The walkers' top speed (m/s).
 const SPEED: f32 = 1.3;
 
-/// A 120 m square world with a wall 2 m thick across x = 60 and one gap `gap` metres wide in
-/// it, centred on y = 60.
-fn walled(gap: f32) -> World {
-    let mut map = Map {
-        max: Vec2::splat(120.0),
-        ..Map::default()
-    };
-    for (y0, y1) in [(0.0, 60.0 - 0.5 * gap), (60.0 + 0.5 * gap, 120.0)] {
-        map.polygons.push(
-            PolygonObstacle::new(vec![
-                Vec2::new(59.0, y0),
-                Vec2::new(61.0, y0),
-                Vec2::new(61.0, y1),
-                Vec2::new(59.0, y1),
-            ])
-            .expect("polygon"),
-        );
-    }
-    World::new(map, WorldSettings::default(), 3).expect("world")
-}
-
-/// A box squad of `n` walkers standing on a 1.5 m grid round `at`, ordered to `goal`.
+/// A box squad of `n` walkers round `at`, ordered to `goal`.
 fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
-    let facing = (goal - at).normalize_or(Vec2::X);
-    let spec = FormationSpec {
-        pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
-        ..FormationSpec::default()
-    };
-    let f = world
-        .add_formation(spec, None, at, facing)
-        .expect("formation");
-    let side = (n as f32).sqrt().ceil() as usize;
-    for i in 0..n {
-        let offset = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
-        let p = at + offset - Vec2::splat(0.75 * side as f32);
-        let body = Body::new(p, RADIUS, SPEED, 3.0).expect("body");
-        let u = world.add_unit(body).expect("unit");
-        world.add_member(f, Member::Unit(u)).expect("member");
-    }
-    world.order(f, Order::move_to(goal)).expect("order");
-    f
-}
-
-/// Whether every unit of `f` is within its radius of its slot and the formation holds.
-fn arrived(world: &World, f: FormationId) -> bool {
-    world.formation(f).is_some_and(|form| {
-        form.is_holding()
-            && form.members.iter().all(|m| match *m {
-                Member::Unit(u) => world.unit(u).is_some_and(|u| {
-                    u.slot_target
-                        .is_some_and(|t| (t.position - u.body.position).length() <= u.body.radius)
-                }),
-                Member::Formation(_) => true,
-            })
-    })
+    gap_support::squad(world, n, at, goal, SPEED)
 }
 
 /// Whether some formation gives way to one that, following who gives way to whom, comes
@@ -89,26 +38,6 @@ fn gives_way_in_a_ring(world: &World, squads: &[FormationId]) -> bool {
     })
 }
 
-/// Deepest overlap of any two units, a fraction of the sum of their radii.
-fn deepest_overlap(world: &World) -> f32 {
-    let bodies: Vec<_> = world.units().map(|(_, u)| u.body).collect();
-    let mut deepest: f32 = 0.0;
-    for (i, a) in bodies.iter().enumerate() {
-        for b in &bodies[i + 1..] {
-            let sum = a.radius + b.radius;
-            deepest = deepest.max((sum - (a.position - b.position).length()) / sum);
-        }
-    }
-    deepest
-}
-
-/// Six squads in two columns of three a little out of line west of the gap, each ordered
-/// to a spot east of the wall (the front column's 48 m beyond it, the rear column's 32 m,
-/// 20 m apart): all 300 units through the gap and every squad at its goal within 260 s
-/// (they got through in 184 s; the gap passes 300 units at 0.8 units a second per metre in
-/// 94 s, and the farthest squad walks about 90 m, 70 s at top speed), no ring of giving way
-/// at any tick, and no two units overlapping by more than 5 % of their radii. Before the
-/// rings were broken, three squads stood for good after a minute.
 /// Steps `world` until every unit has arrived at its slot with its squad holding at its goal,
 /// for at most `limit` seconds: when they were all there, or why not. Asserts that no
 /// formation gives way in a ring at any tick and that no two units overlap by more than 5 %

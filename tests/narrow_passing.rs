@@ -6,13 +6,15 @@
 //! both were twice as deep: closed up to one file each in a 3 m corridor, their fronts met
 //! before they stepped aside, and they stood pressed against each other for good.
 
-use cohort::formation::pattern::{Pattern, PatternKind};
-use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
+mod gap_support;
+
+use cohort::formation::{FormationId, World, WorldSettings};
 use cohort::pathing::{Map, PolygonObstacle};
-use cohort::steering::{Body, Vec2};
+use cohort::steering::Vec2;
+use gap_support::deepest_overlap;
 
 const DT: f32 = 0.1;
-const RADIUS: f32 = 0.5;
+/// The walkers' top speed (m/s).
 const SPEED: f32 = 1.3;
 
 /// A 200 × 60 m world with a corridor `width` metres wide from x = 40 to x = 160 along
@@ -37,39 +39,9 @@ fn corridor(width: f32) -> World {
     World::new(map, WorldSettings::default(), 3).expect("world")
 }
 
-/// A box squad of `n` walkers standing on a 1.5 m grid round `at`, ordered to `goal`.
+/// A box squad of `n` walkers round `at`, ordered to `goal`.
 fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
-    let facing = (goal - at).normalize_or(Vec2::X);
-    let spec = FormationSpec {
-        pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
-        ..FormationSpec::default()
-    };
-    let f = world
-        .add_formation(spec, None, at, facing)
-        .expect("formation");
-    let side = (n as f32).sqrt().ceil() as usize;
-    for i in 0..n {
-        let offset = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
-        let p = at + offset - Vec2::splat(0.75 * side as f32);
-        let body = Body::new(p, RADIUS, SPEED, 3.0).expect("body");
-        let u = world.add_unit(body).expect("unit");
-        world.add_member(f, Member::Unit(u)).expect("member");
-    }
-    world.order(f, Order::move_to(goal)).expect("order");
-    f
-}
-
-/// Deepest overlap of any two units, a fraction of the sum of their radii.
-fn deepest_overlap(world: &World) -> f32 {
-    let bodies: Vec<_> = world.units().map(|(_, u)| u.body).collect();
-    let mut deepest: f32 = 0.0;
-    for (i, a) in bodies.iter().enumerate() {
-        for b in &bodies[i + 1..] {
-            let sum = a.radius + b.radius;
-            deepest = deepest.max((sum - (a.position - b.position).length()) / sum);
-        }
-    }
-    deepest
+    gap_support::squad(world, n, at, goal, SPEED)
 }
 
 /// Two squads of 50 ordered through a `width` corridor from opposite ends (160 m apart, 164 s

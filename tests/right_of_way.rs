@@ -8,18 +8,19 @@
 //! queueing instead, and squads bound for one gap take turns at it however shallow the angle
 //! their paths meet at.
 
+mod gap_support;
+
 use cohort::formation::army::{ArmySpec, build_army};
-use cohort::formation::pattern::{Pattern, PatternKind};
+use cohort::formation::pattern::PatternKind;
 use cohort::formation::world::MAX_STEP;
 use cohort::formation::{
-    FormationId, FormationSettings, FormationSpec, FormationStatus, Member, Order, World,
-    WorldSettings,
+    FormationId, FormationSettings, FormationStatus, Member, World, WorldSettings,
 };
-use cohort::pathing::{Map, PolygonObstacle};
-use cohort::steering::{Body, Vec2};
+use cohort::pathing::Map;
+use cohort::steering::Vec2;
+use gap_support::{arrived, deepest_overlap, walled};
 
 const DT: f32 = 0.1;
-const RADIUS: f32 = 0.5;
 
 /// A box squad of `n` units (top speed 1.5 m/s) at `at`, facing `goal`, ordered there.
 fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
@@ -28,60 +29,7 @@ fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
 
 /// A box squad of `n` units with top speed `speed` at `at`, facing `goal`, ordered there.
 fn squad_of(world: &mut World, n: usize, at: Vec2, goal: Vec2, speed: f32) -> FormationId {
-    let facing = (goal - at).normalize_or(Vec2::X);
-    let spec = FormationSpec {
-        pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
-        ..FormationSpec::default()
-    };
-    let f = world
-        .add_formation(spec, None, at, facing)
-        .expect("formation");
-    let side = (n as f32).sqrt().ceil() as usize;
-    for i in 0..n {
-        let offset = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
-        let p = at + offset - Vec2::splat(0.75 * side as f32);
-        let body = Body::new(p, RADIUS, speed, 3.0).expect("body");
-        let u = world.add_unit(body).expect("unit");
-        world.add_member(f, Member::Unit(u)).expect("member");
-    }
-    world.order(f, Order::move_to(goal)).expect("order");
-    f
-}
-
-/// Whether every member of `f` is within its radius of its slot and the formation holds.
-fn arrived(world: &World, f: FormationId) -> bool {
-    let Some(form) = world.formation(f) else {
-        return false;
-    };
-    form.is_holding()
-        && form.members.iter().all(|m| match *m {
-            Member::Unit(u) => world.unit(u).is_some_and(|u| {
-                u.slot_target
-                    .is_some_and(|t| (t.position - u.body.position).length() <= u.body.radius)
-            }),
-            Member::Formation(_) => true,
-        })
-}
-
-/// A 120 m square world with a wall 2 m thick across x = 60 and one gap `gap` metres wide in
-/// it, centred on y = 60.
-fn walled(gap: f32) -> World {
-    let mut map = Map {
-        max: Vec2::splat(120.0),
-        ..Map::default()
-    };
-    for (y0, y1) in [(0.0, 60.0 - 0.5 * gap), (60.0 + 0.5 * gap, 120.0)] {
-        map.polygons.push(
-            PolygonObstacle::new(vec![
-                Vec2::new(59.0, y0),
-                Vec2::new(61.0, y0),
-                Vec2::new(61.0, y1),
-                Vec2::new(59.0, y1),
-            ])
-            .expect("polygon"),
-        );
-    }
-    World::new(map, WorldSettings::default(), 3).expect("world")
+    gap_support::squad(world, n, at, goal, speed)
 }
 
 /// Whether every unit is beyond the wall of [`walled`] (east of it) and every one of
@@ -98,19 +46,6 @@ fn open(side: f32) -> World {
         ..Map::default()
     };
     World::new(map, WorldSettings::default(), 3).expect("world")
-}
-
-/// Deepest overlap of any two units, a fraction of the sum of their radii.
-fn deepest_overlap(world: &World) -> f32 {
-    let bodies: Vec<_> = world.units().map(|(_, u)| u.body).collect();
-    let mut deepest: f32 = 0.0;
-    for (i, a) in bodies.iter().enumerate() {
-        for b in &bodies[i + 1..] {
-            let sum = a.radius + b.radius;
-            deepest = deepest.max((sum - (a.position - b.position).length()) / sum);
-        }
-    }
-    deepest
 }
 
 /// Two squads of 16 whose straight paths cross at right angles at the same distance from
