@@ -4,7 +4,8 @@
 //! of room there, as it did, neither squad stepped aside in a 4 m corridor and they pushed
 //! through each other's files for minutes. And it starts stepping aside as far ahead as if
 //! both were twice as deep: closed up to one file each in a 3 m corridor, their fronts met
-//! before they stepped aside, and they stood pressed against each other for good.
+//! before they stepped aside, and they stood pressed against each other for good. Squads that
+//! come to the corridor while an oncoming one is deep in it wait short of it.
 
 mod gap_support;
 
@@ -100,4 +101,57 @@ fn squads_pass_head_on_in_a_4_m_corridor() {
 #[test]
 fn squads_pass_head_on_in_a_5_m_corridor() {
     pass_in(5.0, 230.0);
+}
+
+/// Three squads of 50 from each end of a 3 m corridor (one in line with it, two 15 m to
+/// either side), all ordered through it at once. The two in line enter together and pass each
+/// other; each of the others waits short of the corridor while an oncoming squad is deep in
+/// it, so it never meets an oncoming front at its own mouth, where its rear is still filing
+/// in from its box. All six arrive (in 435 s; before squads waited at the mouth, the squads
+/// met there spread across the corridor, pressed into each other and stood for good), and
+/// some squad waited for an oncoming one at the corridor.
+#[test]
+fn three_squads_from_each_end_of_a_3_m_corridor_all_pass() {
+    let mut world = corridor(3.0);
+    let mut squads = Vec::new();
+    for y in [30.0, 15.0, 45.0] {
+        squads.push(squad(
+            &mut world,
+            50,
+            Vec2::new(20.0, y),
+            Vec2::new(180.0, y),
+        ));
+        squads.push(squad(
+            &mut world,
+            50,
+            Vec2::new(180.0, y),
+            Vec2::new(20.0, y),
+        ));
+    }
+    // Whether a squad is bound east (it started west of the corridor).
+    let east = |k: usize| k % 2 == 0;
+    let limit = 520.0;
+    let mut deepest: f32 = 0.0;
+    let mut waited_for_oncoming = false;
+    for tick in 0..(limit / DT) as u32 {
+        world.step(DT);
+        for (k, &f) in squads.iter().enumerate() {
+            let to = world.formation(f).and_then(|x| x.gives_way_to());
+            if let Some(j) = to.and_then(|to| squads.iter().position(|&s| s == to)) {
+                waited_for_oncoming |= east(k) != east(j);
+            }
+        }
+        if tick % 10 == 0 {
+            deepest = deepest.max(deepest_overlap(&world));
+        }
+        if squads
+            .iter()
+            .all(|&f| world.formation(f).is_some_and(|f| f.is_holding()))
+        {
+            assert!(deepest <= 0.05, "deepest overlap {deepest}");
+            assert!(waited_for_oncoming, "no squad waited for an oncoming one");
+            return;
+        }
+    }
+    panic!("the six squads had not all arrived after {limit} s");
 }

@@ -29,6 +29,7 @@ use crate::formation::Member;
 mod following;
 mod keep_right;
 mod meetings;
+mod passage_turns;
 mod right_of_way;
 mod rings;
 mod root_index;
@@ -315,6 +316,14 @@ fn plan_root(
         });
     let follow = index.following(a, |_| true);
     let give = index.give_way(a);
+    // Waiting short of a passage for an oncoming formation deep in it: the tighter of the
+    // two holds, and it does not close up to pass in the passage meanwhile.
+    let wait = index.wait_at_passage(a, formations, map);
+    let narrow_pass = if wait.is_some() { None } else { narrow_pass };
+    let give = match (give, wait) {
+        (Some(g), Some(w)) if w.speed < g.speed => Some(w),
+        (g, w) => g.or(w),
+    };
     PassingPlan {
         velocity,
         narrow_pass,

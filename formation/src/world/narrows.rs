@@ -298,8 +298,9 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
 
 /// The middle of the first narrow stretch of the formation's path that is not behind its
 /// anchor and begins within `ahead` metres of it (arc length along the path), if any: where
-/// the passage it is bound for lies; and the way the path runs there (a unit vector).
-pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<(Vec2, Vec2)> {
+/// the passage it is bound for lies, the way the path runs there (a unit vector) and half the
+/// stretch's length along the path.
+pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<(Vec2, Vec2, f32)> {
     if f.narrows.is_empty() || f.path.len() < 2 {
         return None;
     }
@@ -310,7 +311,11 @@ pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<(Vec2, Vec2)> {
         .map(|&(n0, n1)| {
             let mid = 0.5 * (n0 + n1);
             let way = point_at(&f.path, mid + 0.5) - point_at(&f.path, mid - 0.5);
-            (point_at(&f.path, mid), way.normalize_or_zero())
+            (
+                point_at(&f.path, mid),
+                way.normalize_or_zero(),
+                (0.5 * (n1 - n0)).max(0.0),
+            )
         })
 }
 

@@ -98,6 +98,11 @@ impl Mover {
         (lo - w, hi + w)
     }
 
+    /// Its cruise speed (m/s).
+    pub(super) fn cruise(&self) -> f32 {
+        self.cruise
+    }
+
     /// Seconds until the front reaches arc length `s` (negative when it is past it).
     fn eta(&self, s: f32) -> f32 {
         (s - self.half_depth) / self.cruise.max(0.01)

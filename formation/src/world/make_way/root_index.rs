@@ -74,6 +74,8 @@ pub(crate) struct RootEntry {
     pub(super) passage: Option<Vec2>,
     /// The way its path runs through that passage (a unit vector; zero without one).
     pub(super) passage_way: Vec2,
+    /// Half the length of that passage along its path (0 without one).
+    pub(super) passage_half_length: f32,
     /// Its place in the roots it was read from.
     root: u32,
     /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
@@ -147,8 +149,9 @@ impl RootEntry {
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
             queued: f.follow_speed.is_some(),
-            passage: passage.map(|(at, _)| at),
-            passage_way: passage.map_or(Vec2::ZERO, |(_, way)| way),
+            passage: passage.map(|(at, _, _)| at),
+            passage_way: passage.map_or(Vec2::ZERO, |(_, way, _)| way),
+            passage_half_length: passage.map_or(0.0, |(_, _, h)| h),
             root,
             heading: NO_HEADING,
         }

@@ -58,6 +58,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             queued: k % 3 == 0,
             passage: None,
             passage_way: Vec2::ZERO,
+            passage_half_length: 0.0,
             root: k as u32,
             heading: super::NO_HEADING,
         });

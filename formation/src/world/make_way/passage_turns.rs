@@ -1,0 +1,111 @@
+//! Turns at a passage walked both ways: a formation does not walk into a passage too narrow
+//! for its pattern while an oncoming formation fills the end it would enter by.
+//!
+//! Two formations that enter a passage from its two ends at about the same time close up to
+//! their halves of it and pass each other in it (`narrows.rs`, passing in `make_way.rs`):
+//! each is in its ranks, on its side, by the time their fronts meet. One that comes to the
+//! passage while an oncoming one is already deep in it would meet that one's front at its
+//! own mouth, where its rear is still filing in from its pattern, spread across the passage:
+//! the oncoming ranks push into the crowd, neither gets by, and the formations behind them
+//! both ways close in (three squads of 50 from each end of a 3 m corridor stood for good).
+//!
+//! So a formation bound for a passage, its front not in it yet, waits short of its mouth
+//! while an oncoming formation is in the passage with its front nearer that mouth than the
+//! first one's own front is from where its rear would be once in ranks (its distance to the
+//! mouth plus the depth of its ranks in half the passage, plus [`ROOM`]): that one comes
+//! out first. One already in the passage is never held by this rule, so two formations never
+//! wait for each other by it; formations that reach a passage's two ends about together
+//! still pass each other.
+
+use cohort_pathing::ValidMap;
+use cohort_steering::Vec2;
+
+use super::PASS_MARGIN;
+use super::right_of_way::GiveWay;
+use super::root_index::{RootEntry, RootIndex};
+use crate::formation::Formation;
+use crate::ids::FormationId;
+
+type Formations = slotmap::SlotMap<FormationId, Formation>;
+
+/// Metres of passage beyond where its rear would be in ranks that an oncoming front must
+/// still be from its mouth for a formation to walk in.
+const ROOM: f32 = 5.0;
+/// Metres a waiting formation keeps its front short of the passage's mouth.
+const STOP_GAP: f32 = 2.0;
+/// Least seconds over which a waiting formation closes to its stop line.
+const STOP_TIME: f32 = 2.0;
+/// Farthest (metres) a passage's width is measured from its middle line.
+const WIDTH_CAP: f32 = 64.0;
+/// Most cosine between the ways two formations go through one passage for them to count as
+/// oncoming.
+const ONCOMING_COS: f32 = -0.5;
+
+impl RootIndex {
+    /// The oncoming formation mover `a` waits for short of the passage it is bound for, and
+    /// the speed it keeps meanwhile (see the module doc); `None` when it may walk in. Needs
+    /// [`Self::cache_movers`].
+    pub(super) fn wait_at_passage(
+        &self,
+        a: &RootEntry,
+        formations: &Formations,
+        map: &ValidMap,
+    ) -> Option<GiveWay> {
+        let (Some(middle), me) = (a.passage, self.mover(a)?) else {
+            return None;
+        };
+        let way = a.passage_way;
+        let half_length = a.passage_half_length;
+        let along = |p: Vec2| (p - middle).dot(way);
+        let f = formations.get(a.id)?;
+        let n = f.members.len().max(1);
+        // Its front's distance to the passage's mouth, in the pattern it was ordered in (a
+        // column it closed up to reaches far ahead of where its units stand); in the passage,
+        // it goes on.
+        let half_depth = 0.5 * f.base_pattern().depth(n);
+        let to_mouth = -half_length - (along(a.position) + half_depth);
+        if !(to_mouth > 0.0) {
+            return None;
+        }
+        let width = 2.0 * map.clearance_capped(middle, WIDTH_CAP);
+        let half = (0.5 * (width - PASS_MARGIN)).max(0.0);
+        let ranks = f.base_pattern().narrowed(n, half, 0.0).depth(n);
+        let enough = to_mouth + ranks + ROOM;
+        let reach = half_length + 2.0 * self.max_reach() + 1.0;
+        // The oncoming one whose front is nearest the mouth (ties by key).
+        let mut nearest: Option<(f32, FormationId, u32)> = None;
+        self.for_each_near(middle, reach, |b| {
+            if b.id == a.id
+                || !b.moving
+                || b.small_group
+                || !(b.passage_way.dot(way) < ONCOMING_COS)
+                || !a.bound_for_one_passage(b)
+                || self.mover(b).is_none()
+            {
+                return;
+            }
+            let (at, depth) = (along(b.position), b.half_extent.x.abs());
+            // Its front (it walks the passage the other way) has entered the far end, and
+            // its rear has not yet come out of this one.
+            let (front, rear) = (at - depth, at + depth);
+            if !(front < half_length && rear > -half_length) {
+                return;
+            }
+            let from_mouth = front + half_length;
+            if !(from_mouth < enough) {
+                return;
+            }
+            if nearest.is_none_or(|(d, id, _)| from_mouth < d || (from_mouth == d && b.id < id)) {
+                nearest = Some((from_mouth, b.id, b.root()));
+            }
+        });
+        let (_, to, to_root) = nearest?;
+        let gap = (to_mouth - STOP_GAP).max(0.0);
+        Some(GiveWay {
+            to,
+            speed: gap / STOP_TIME,
+            to_root,
+            eta: to_mouth / me.cruise().max(0.01),
+        })
+    }
+}
