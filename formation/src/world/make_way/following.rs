@@ -3,7 +3,8 @@
 //! of pressing into it; of two crossing formations each wholly ahead of the other, the one
 //! further ahead in the other's frame goes first. Two formations side by side (their extents
 //! overlapping along the heading) do not queue: neighbours in parallel lanes march on
-//! together. Where two headings meet near at hand, wherever the two formations stand, the
+//! together; but of two bound for one passage, one whose box already overlaps the side of the
+//! other's, ahead of it, does not press further in ([`pressing_cap`]). Where two headings meet near at hand, wherever the two formations stand, the
 //! one whose front is further from the meeting point waits behind where the other's rear
 //! will be, and the other does not wait for it: two streams merge in turn
 //! (`make_way/zipper.rs`). (Before, a neighbour a metre ahead in the next lane counted as
@@ -194,11 +195,12 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
     // Side by side (their extents overlap along `a`'s heading), or wholly behind `a`: no
     // queue. Neighbours in parallel lanes never wait for each other.
     let gap = rel.x - frame.half.x - seen.x;
-    if !(gap >= 0.0) {
-        return None;
-    }
-    // `b` is ahead in `a`'s lane. How `b` sees `a`:
+    // How `b` sees `a`:
     let back = other.local(a.position - b.position);
+    if !(gap >= 0.0) {
+        return pressing_cap(a, (frame, rel, seen), b, back, ahead_speed);
+    }
+    // `b` is ahead in `a`'s lane.
     let mine = other.extent_of(frame);
     let in_band = back.y.abs() < other.half.y + mine.y + PASS_MARGIN;
     let gap_b = back.x - other.half.x - mine.x;
@@ -208,6 +210,35 @@ pub(super) fn follow_cap(a: &RootEntry, frame: &Frame, b: &RootEntry) -> Option<
         return None;
     }
     Some(cap(gap))
+}
+
+/// The speed cap of `a` (in `frame`, `b`'s anchor at `rel` in it and `b`'s extent seen as
+/// `seen`) beside `b`, whose view of `a`'s anchor is `back`: when both are bound for one
+/// passage and their boxes overlap (across and along `a`'s heading, not merely within the
+/// margin) with `b`'s anchor ahead of `a`'s, `a` keeps to `b`'s speed along its heading,
+/// `ahead_speed`, and presses no further into it. Squads converging on a gap are nearly
+/// parallel near its mouth, side by side rather than in each other's lanes: one walked into
+/// the side of another waiting its turn (or both into each other as they slowed for their
+/// turns), and the units of the two boxes, each making for its own slot in the other's,
+/// shuffled round each other for as long as both waited. Elsewhere neighbours in parallel
+/// lanes march on together (held back by this, the standard army's march and streams merging
+/// at a wall's end were slower). Each ahead of the other (crossing), the one further ahead
+/// goes on (ties by key), so that exactly one of two waits.
+fn pressing_cap(
+    a: &RootEntry,
+    (frame, rel, seen): (&Frame, Vec2, Vec2),
+    b: &RootEntry,
+    back: Vec2,
+    ahead_speed: f32,
+) -> Option<f32> {
+    let overlapping = rel.y.abs() < frame.half.y + seen.y && rel.x > 0.0;
+    if !overlapping || !a.bound_for_one_passage(b) {
+        return None;
+    }
+    if back.x > 0.0 && (back.x > rel.x || (back.x == rel.x && a.id < b.id)) {
+        return None;
+    }
+    Some(ahead_speed)
 }
 
 /// How far a formation in `frame` whose anchor stands `from_other` from the anchor of one in

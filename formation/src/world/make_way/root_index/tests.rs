@@ -101,6 +101,48 @@ fn a_joiner_goes_between_two_of_a_stream() {
     assert!(waits(first, joiner).is_none());
 }
 
+/// Of two formations bound for one passage, one whose box has walked into the side of the
+/// other's, that other's anchor ahead of its own, presses no further in: it keeps to that
+/// one's speed along its heading (none, waiting its turn). Not bound for one passage (a
+/// marching neighbour overlapping it as much on the other side, or the waiting one bound
+/// elsewhere), side by side in parallel lanes, they are left alone; nor is the one ahead
+/// held by the one behind, nor one whose box is clear of the other's side.
+#[test]
+fn a_formation_bound_for_a_passage_does_not_press_into_the_side_of_another() {
+    let half = Vec2::splat(5.0);
+    let east = Vec2::new(1.2, 0.0);
+    let gap = Vec2::new(40.0, 0.0);
+    let mut index = index_of(&[
+        (Vec2::new(6.0, 8.0), Vec2::ZERO, half, true),
+        (Vec2::new(0.0, 0.0), east, half, true),
+        (Vec2::new(6.0, -8.0), east, half, true),
+        (Vec2::new(6.0, 11.0), Vec2::ZERO, half, true),
+    ]);
+    for e in &mut index.entries {
+        e.passage = Some(gap + Vec2::new(0.0, 0.1 * e.position.y));
+    }
+    let find = |index: &RootIndex, y: f32| {
+        *index
+            .entries
+            .iter()
+            .find(|e| e.position.y == y)
+            .expect("root")
+    };
+    let (waiting, mover, clear) = (find(&index, 8.0), find(&index, 0.0), find(&index, 11.0));
+    let mut neighbour = find(&index, -8.0);
+    neighbour.passage = None;
+    assert!(waiting.queued && clear.queued);
+    let frame = |e: &RootEntry| Frame::of(e).expect("frame");
+    let cap = |a: &RootEntry, b: &RootEntry| follow_cap(a, &frame(a), b);
+    assert_eq!(cap(&mover, &waiting), Some(0.0));
+    assert_eq!(cap(&mover, &neighbour), None);
+    assert_eq!(cap(&waiting, &mover), None);
+    assert_eq!(cap(&mover, &clear), None);
+    let mut elsewhere = waiting;
+    elsewhere.passage = Some(gap + Vec2::new(0.0, 30.0));
+    assert_eq!(cap(&mover, &elsewhere), None);
+}
+
 /// Unit vectors of headings spread round the circle (and on the wedges' edges).
 fn unit_strategy() -> impl Strategy<Value = Vec2> {
     (-1.0f32..1.0, -1.0f32..1.0, 0u8..6).prop_map(|(x, y, edge)| {
