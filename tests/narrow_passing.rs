@@ -136,7 +136,8 @@ fn three_squads_from_each_end_of_a_3_m_corridor_all_pass() {
     for tick in 0..(limit / DT) as u32 {
         world.step(DT);
         for (k, &f) in squads.iter().enumerate() {
-            let to = world.formation(f).and_then(|x| x.gives_way_to());
+            let squad = world.formation(f).expect("squad");
+            let to = squad.gives_way_to().filter(|_| squad.waits_at_passage());
             if let Some(j) = to.and_then(|to| squads.iter().position(|&s| s == to)) {
                 waited_for_oncoming |= east(k) != east(j);
             }

@@ -235,6 +235,10 @@ pub struct Formation {
     /// `anchor_motion.rs`; 0 otherwise).
     #[serde(default)]
     pub(crate) held_away: f32,
+    /// Whether it gives way (to `give_way`) short of a passage that formation is in, coming
+    /// the other way (see `world/make_way/passage_turns.rs`; updated every tick).
+    #[serde(default)]
+    pub(crate) waits_at_passage: bool,
 }
 
 fn zero() -> Vec2 {
@@ -282,6 +286,7 @@ impl Formation {
             hurried: false,
             delay: 0.0,
             held_away: 0.0,
+            waits_at_passage: false,
         }
     }
 
@@ -333,6 +338,12 @@ impl Formation {
     /// one stops short of the meeting until it has passed), if any.
     pub fn gives_way_to(&self) -> Option<FormationId> {
         self.give_way
+    }
+
+    /// Whether the formation gives way ([`Self::gives_way_to`]) short of a passage the other
+    /// formation is in, coming the other way, until that one has come out.
+    pub fn waits_at_passage(&self) -> bool {
+        self.waits_at_passage
     }
 
     /// Whether the formation holds its speed down this tick: queueing behind a formation ahead

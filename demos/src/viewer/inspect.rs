@@ -357,7 +357,8 @@ fn describe(world: &World, unit: UnitId, forces: &ForceParts) -> String {
     format!("{motion}{traffic}; {doing}{crowded}")
 }
 
-/// What the unit's top-level formation is doing about other formations: giving way, queueing,
+/// What the unit's top-level formation is doing about other formations: giving way (or
+/// waiting for an oncoming one to come out of a passage), queueing,
 /// keeping right, closed up for a narrow passage (empty when none of these).
 fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
     let mut root = f;
@@ -373,7 +374,11 @@ fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
         let name = world
             .formation(other)
             .map_or("another", |o| o.name.as_str());
-        words.push_str(&format!(", giving way to {name}"));
+        if root.waits_at_passage() {
+            words.push_str(&format!(", waiting for {name} to come out of the passage"));
+        } else {
+            words.push_str(&format!(", giving way to {name}"));
+        }
     } else if root.is_waiting() {
         words.push_str(", queueing");
     }

@@ -116,6 +116,7 @@ impl World {
             let PassingPlan {
                 velocity,
                 narrow_pass,
+                at_passage,
                 ..
             } = *plan;
             let follow = follow.map(|(v, _)| v);
@@ -127,6 +128,8 @@ impl World {
                 f.pass_velocity = velocity;
                 f.follow_speed = follow;
                 f.give_way = give.map(|g| g.to);
+                // Its hold stands as planned unless a ring of holds was broken at it.
+                f.waits_at_passage = give.is_some_and(|g| Some(g.to) == at_passage);
                 f.narrow_pass = narrow_pass;
             }
             // The one given way to clears the meeting at its members' top speed.
@@ -259,6 +262,9 @@ struct PassingPlan {
     follow: Option<(f32, u32)>,
     /// Whom it gives way to, and at what speed.
     give: Option<right_of_way::GiveWay>,
+    /// The oncoming formation it waits for short of a passage, when that is whom it gives
+    /// way to (`make_way/passage_turns.rs`).
+    at_passage: Option<crate::ids::FormationId>,
 }
 
 /// The passing plan of top-level formation `a` (see [`World::plan_passing`]), from the index
@@ -320,15 +326,17 @@ fn plan_root(
     // two holds, and it does not close up to pass in the passage meanwhile.
     let wait = index.wait_at_passage(a, formations, map);
     let narrow_pass = if wait.is_some() { None } else { narrow_pass };
-    let give = match (give, wait) {
-        (Some(g), Some(w)) if w.speed < g.speed => Some(w),
-        (g, w) => g.or(w),
+    let (give, at_passage) = match (give, wait) {
+        (Some(g), Some(w)) if w.speed < g.speed => (Some(w), Some(w.to)),
+        (Some(g), _) => (Some(g), None),
+        (None, w) => (w, w.map(|w| w.to)),
     };
     PassingPlan {
         velocity,
         narrow_pass,
         follow,
         give,
+        at_passage,
     }
 }
 

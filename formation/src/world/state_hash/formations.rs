@@ -172,6 +172,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         hurried,
         delay,
         held_away,
+        waits_at_passage,
     } = f;
     let narrowed = narrowed.as_ref().map(|p| p.pattern());
     let (pattern, base) = (pattern.pattern(), base_pattern.pattern());
@@ -195,7 +196,8 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         | u32::from(give_way.is_some()) << 9
         | u32::from(narrowed.is_some()) << 10
         | u32::from(*hurried) << 11
-        | u32::from(narrow_pass.is_some()) << 12;
+        | u32::from(narrow_pass.is_some()) << 12
+        | u32::from(*waits_at_passage) << 13;
     let AnchorPoint {
         position,
         velocity,
