@@ -247,7 +247,7 @@ pub(super) fn passage_room(
 /// How far (at most `cap`) one can go from `p` along the unit direction `dir` before meeting
 /// an obstacle, by steps as long as the clearance where each starts (which never step over
 /// one), at most [`FREE_RUN_STEPS`] of them.
-pub(super) fn free_run(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
+pub(crate) fn free_run(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
     let mut t = 0.0f32;
     for _ in 0..FREE_RUN_STEPS {
         let c = map.clearance_capped(p + dir * t, cap - t);

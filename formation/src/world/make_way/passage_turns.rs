@@ -1,5 +1,6 @@
-//! Turns at a passage walked both ways: a formation does not walk into a passage too narrow
-//! for its pattern while an oncoming formation fills the end it would enter by.
+//! Turns at a passage walked both ways: a formation does not walk into a passage that holds
+//! only one file of its units each way while an oncoming formation fills the end it would
+//! enter by.
 //!
 //! Two formations that enter a passage from its two ends at about the same time close up to
 //! their halves of it and pass each other in it (`narrows.rs`, passing in `make_way.rs`):
@@ -9,13 +10,16 @@
 //! the oncoming ranks push into the crowd, neither gets by, and the formations behind them
 //! both ways close in (three squads of 50 from each end of a 3 m corridor stood for good).
 //!
-//! So a formation bound for a passage, its front not in it yet, waits short of its mouth
+//! So a formation bound for a passage at most [`MAX_FILES`] of its units wide (measured across
+//! the passage at its middle), its front not in it yet, waits short of its mouth
 //! while an oncoming formation is in the passage with its front nearer that mouth than the
 //! first one's own front is from where its rear would be once in ranks (its distance to the
 //! mouth plus the depth of its ranks in half the passage, plus [`ROOM`]): that one comes
 //! out first. One already in the passage is never held by this rule, so two formations never
 //! wait for each other by it; formations that reach a passage's two ends about together
-//! still pass each other.
+//! still pass each other. Where a third file fits, units squeeze past each other at the
+//! mouth, and waiting there made formations meeting in corridors 4 to 6 m wide slower, not
+//! faster.
 
 use cohort_pathing::ValidMap;
 use cohort_steering::Vec2;
@@ -25,12 +29,15 @@ use super::right_of_way::GiveWay;
 use super::root_index::{RootEntry, RootIndex};
 use crate::formation::Formation;
 use crate::ids::FormationId;
+use crate::pattern::PatternKind;
 
 type Formations = slotmap::SlotMap<FormationId, Formation>;
 
 /// Metres of passage beyond where its rear would be in ranks that an oncoming front must
 /// still be from its mouth for a formation to walk in.
 const ROOM: f32 = 5.0;
+/// Most files of its units abreast the whole passage holds for the rule to hold: one each way.
+const MAX_FILES: u16 = 2;
 /// Metres a waiting formation keeps its front short of the passage's mouth.
 const STOP_GAP: f32 = 2.0;
 /// Least seconds over which a waiting formation closes to its stop line.
@@ -67,7 +74,18 @@ impl RootIndex {
         if !(to_mouth > 0.0) {
             return None;
         }
-        let width = 2.0 * map.clearance_capped(middle, WIDTH_CAP);
+        // Across the passage at its middle, both ways (the path may run off its middle line).
+        let across = way.perp();
+        let width = crate::world::narrows::free_run(map, middle, across, WIDTH_CAP)
+            + crate::world::narrows::free_run(map, middle, -across, WIDTH_CAP);
+        // Room for a third file: units squeeze past each other at the mouth.
+        let files = match f.base_pattern().narrowed(n, width, 0.0).pattern().kind {
+            PatternKind::Ranks(k) => k,
+            _ => u16::MAX,
+        };
+        if files > MAX_FILES {
+            return None;
+        }
         let half = (0.5 * (width - PASS_MARGIN)).max(0.0);
         let ranks = f.base_pattern().narrowed(n, half, 0.0).depth(n);
         let enough = to_mouth + ranks + ROOM;
