@@ -4,9 +4,10 @@
 //! further ahead in the other's frame goes first. Two formations side by side (their extents
 //! overlapping along the heading) do not queue: neighbours in parallel lanes march on
 //! together; but of two bound for one passage, one whose box already overlaps the side of the
-//! other's, ahead of it and held back, does not press further in ([`pressing_cap`]). Where two headings meet near at hand, wherever the two formations stand, the
-//! one whose front is further from the meeting point waits behind where the other's rear
-//! will be, and the other does not wait for it: two streams merge in turn
+//! other's, ahead of it and held back, does not press further in ([`pressing_cap`]). Where
+//! two headings meet near at hand, wherever the two formations stand, the one whose front is
+//! further from the meeting point waits behind where the other's rear will be, and the other
+//! does not wait for it: two streams merge in turn
 //! (`make_way/zipper.rs`). (Before, a neighbour a metre ahead in the next lane counted as
 //! ahead, with a negative gap and so a cap of zero: in the army bench whole rows stood still
 //! behind such a neighbour, a chain of 14 to 26 platoons; `docs/performance.md`.)
@@ -221,15 +222,15 @@ const HELD_FRACTION: f32 = 0.5;
 /// passage, `b` is held back (slower than [`HELD_FRACTION`] of its top speed: waiting its
 /// turn, or slowing for it) and their boxes overlap (across and along `a`'s heading, not
 /// merely within the margin) with `b`'s anchor ahead of `a`'s, `a` keeps to `b`'s speed along
-/// its heading, `ahead_speed`, and presses no further into it. Squads converging on a gap are nearly
-/// parallel near its mouth, side by side rather than in each other's lanes: one walked into
-/// the side of another waiting its turn (or both into each other as they slowed for their
-/// turns), and the units of the two boxes, each making for its own slot in the other's,
+/// its heading, `ahead_speed`, and presses no further into it. Squads converging on a gap are
+/// nearly parallel near its mouth, side by side rather than in each other's lanes: one walked
+/// into the side of another waiting its turn (or both into each other as they slowed for
+/// their turns), and the units of the two boxes, each making for its own slot in the other's,
 /// shuffled round each other for as long as both waited. Elsewhere neighbours in parallel
 /// lanes march on together (held back by this, the standard army's march and streams merging
 /// at a wall's end were slower; squads converging on a corridor's mouth at their cruise are
-/// not held either). Each ahead of the other (crossing), the one further ahead
-/// goes on (ties by key), so that exactly one of two waits.
+/// not held either). Each ahead of the other (crossing), the one further ahead goes on (ties
+/// by key), so that exactly one of two waits.
 fn pressing_cap(
     a: &RootEntry,
     (frame, rel, seen): (&Frame, Vec2, Vec2),

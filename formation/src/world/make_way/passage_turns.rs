@@ -10,12 +10,12 @@
 //! the oncoming ranks push into the crowd, neither gets by, and the formations behind them
 //! both ways close in (three squads of 50 from each end of a 3 m corridor stood for good).
 //!
-//! So a formation bound for a passage at most [`MAX_FILES`] of its units wide (measured across
-//! the passage at its middle), its front not in it yet, waits short of its mouth
-//! while an oncoming formation is in the passage with its front nearer that mouth than the
-//! first one's own front is from where its rear would be once in ranks (its distance to the
-//! mouth plus the depth of its ranks in half the passage, plus [`ROOM`]): that one comes
-//! out first. One already in the passage is never held by this rule, so two formations never
+//! So a formation bound for a passage at most [`MAX_FILES`] of its units wide (measured
+//! across the passage at its middle), its front not in it yet, waits short of its mouth while
+//! an oncoming formation is in the passage with its front nearer that mouth than the first
+//! one's own front is from where its rear would be once in ranks (its distance to the mouth
+//! plus the depth of its ranks in half the passage, plus [`ROOM`]): that one comes out
+//! first. One already in the passage is never held by this rule, so two formations never
 //! wait for each other by it; formations that reach a passage's two ends about together
 //! still pass each other. Where a third file fits, units squeeze past each other at the
 //! mouth, and waiting there made formations meeting in corridors 4 to 6 m wide slower, not
