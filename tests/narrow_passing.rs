@@ -45,72 +45,15 @@ fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
     gap_support::squad(world, n, at, goal, SPEED)
 }
 
-/// Two squads of 50 ordered through a `width` corridor from opposite ends (160 m apart, 164 s
-/// at their cruise speed): both hold at their goals within `limit` seconds, and no two
-/// units ever overlap by more than 5 % of their radii (looked at every second). Returns when
-/// both held.
-fn pass_in(width: f32, limit: f32) -> f32 {
-    let mut world = corridor(width);
-    let squads = [
-        squad(
-            &mut world,
-            50,
-            Vec2::new(20.0, 30.0),
-            Vec2::new(180.0, 30.0),
-        ),
-        squad(
-            &mut world,
-            50,
-            Vec2::new(180.0, 30.0),
-            Vec2::new(20.0, 30.0),
-        ),
-    ];
-    let mut deepest: f32 = 0.0;
-    for tick in 0..(limit / DT) as u32 {
-        world.step(DT);
-        if tick % 10 == 0 {
-            deepest = deepest.max(deepest_overlap(&world));
-        }
-        if squads
-            .iter()
-            .all(|&f| world.formation(f).is_some_and(|f| f.is_holding()))
-        {
-            assert!(deepest <= 0.05, "deepest overlap {deepest}");
-            return (tick + 1) as f32 * DT;
-        }
-    }
-    panic!("in a {width} m corridor the squads had not both arrived after {limit} s");
-}
-
-/// A 3 m corridor: one file of 1 m units each, touching the walls (they passed in 172 s;
-/// they locked for good before a sidestep looked twice as far ahead).
-#[test]
-fn squads_pass_head_on_in_a_3_m_corridor() {
-    pass_in(3.0, 230.0);
-}
-
-/// A 4 m corridor: two files of 1 m units fit with a metre between them (they passed in 173 s;
-/// 405 s before formations stepped right up to a tenth of a metre from the wall, 180 s
-/// before a sidestep looked twice as far ahead).
-#[test]
-fn squads_pass_head_on_in_a_4_m_corridor() {
-    pass_in(4.0, 230.0);
-}
-
-/// A 5 m corridor (they passed in 173 s).
-#[test]
-fn squads_pass_head_on_in_a_5_m_corridor() {
-    pass_in(5.0, 230.0);
-}
-
-/// Three squads of 50 from each end of a `width` corridor (one in line with it, two 15 m to
-/// either side), all ordered through it at once: the seconds until all six hold at their
-/// goals (none more than 5 % of their radii into another, looked at every second), and
-/// whether any squad waited short of the corridor for an oncoming one to come out.
-fn three_from_each_end(width: f32, limit: f32) -> (f32, bool) {
+/// A squad of 50 from each end of a `width` corridor at each of `rows` (y; 30 is in line with
+/// the corridor), all ordered through it at once to the other end (160 m away): the seconds
+/// until all hold at their goals (none more than 5 % of their radii into another, looked at
+/// every second; a panic after `limit` seconds), and whether any squad waited short of the
+/// corridor for an oncoming one to come out.
+fn from_each_end(width: f32, rows: &[f32], limit: f32) -> (f32, bool) {
     let mut world = corridor(width);
     let mut squads = Vec::new();
-    for y in [30.0, 15.0, 45.0] {
+    for &y in rows {
         squads.push(squad(
             &mut world,
             50,
@@ -148,7 +91,40 @@ fn three_from_each_end(width: f32, limit: f32) -> (f32, bool) {
             return ((tick + 1) as f32 * DT, waited_for_oncoming);
         }
     }
-    panic!("in a {width} m corridor the six squads had not all arrived after {limit} s");
+    panic!("in a {width} m corridor the squads had not all arrived after {limit} s");
+}
+
+/// Two squads of 50 ordered through a `width` corridor from opposite ends (164 s at their
+/// cruise speed): the seconds until both hold at their goals (see [`from_each_end`]).
+fn pass_in(width: f32, limit: f32) -> f32 {
+    from_each_end(width, &[30.0], limit).0
+}
+
+/// A 3 m corridor: one file of 1 m units each, touching the walls (they passed in 172 s;
+/// they locked for good before a sidestep looked twice as far ahead).
+#[test]
+fn squads_pass_head_on_in_a_3_m_corridor() {
+    pass_in(3.0, 230.0);
+}
+
+/// A 4 m corridor: two files of 1 m units fit with a metre between them (they passed in 173 s;
+/// 405 s before formations stepped right up to a tenth of a metre from the wall, 180 s
+/// before a sidestep looked twice as far ahead).
+#[test]
+fn squads_pass_head_on_in_a_4_m_corridor() {
+    pass_in(4.0, 230.0);
+}
+
+/// A 5 m corridor (they passed in 173 s).
+#[test]
+fn squads_pass_head_on_in_a_5_m_corridor() {
+    pass_in(5.0, 230.0);
+}
+
+/// Three squads of 50 from each end of a `width` corridor (one in line with it, two 15 m to
+/// either side; see [`from_each_end`]).
+fn three_from_each_end(width: f32, limit: f32) -> (f32, bool) {
+    from_each_end(width, &[30.0, 15.0, 45.0], limit)
 }
 
 /// A 3 m corridor holds one file each way. The two squads in line with it enter together and

@@ -25,7 +25,7 @@ use cohort_pathing::ValidMap;
 use cohort_steering::Vec2;
 
 use super::PASS_MARGIN;
-use super::right_of_way::GiveWay;
+use super::right_of_way::{GiveWay, STOP_TIME};
 use super::root_index::{RootEntry, RootIndex};
 use crate::formation::Formation;
 use crate::ids::FormationId;
@@ -40,8 +40,6 @@ const ROOM: f32 = 5.0;
 const MAX_FILES: u16 = 2;
 /// Metres a waiting formation keeps its front short of the passage's mouth.
 const STOP_GAP: f32 = 2.0;
-/// Least seconds over which a waiting formation closes to its stop line.
-const STOP_TIME: f32 = 2.0;
 /// Farthest (metres) a passage's width is measured from its middle line.
 const WIDTH_CAP: f32 = 64.0;
 /// Most cosine between the ways two formations go through one passage for them to count as

@@ -48,8 +48,9 @@ const MIN_AHEAD: f32 = 10.0;
 const MEET_MARGIN: f32 = 1.0;
 /// Metres a waiting formation keeps its front short of the meeting.
 const STOP_GAP: f32 = 1.0;
-/// Least seconds over which a waiting formation closes to its stop line.
-const STOP_TIME: f32 = 2.0;
+/// Least seconds over which a waiting formation closes to its stop line (also short of a
+/// passage, `passage_turns.rs`).
+pub(super) const STOP_TIME: f32 = 2.0;
 
 /// The formation a moving top-level formation gives way to, and the speed it keeps meanwhile.
 #[derive(Clone, Copy, Debug, PartialEq)]
