@@ -76,6 +76,21 @@ fn all_arrive(world: &mut World, squads: &[FormationId], limit: f32) -> Result<f
     Err(format!("not all arrived in {limit} s: {waiting:?}"))
 }
 
+/// A squad's start and goal (x, y each).
+type Trip = ((f32, f32), (f32, f32));
+
+/// Squads of `n` walkers at `layout`'s starts, each ordered to its goal: all arrive within
+/// `limit` seconds (see [`all_arrive`]; a panic says why not).
+fn layout_arrives(world: &mut World, n: usize, layout: &[Trip], limit: f32) {
+    let squads: Vec<FormationId> = layout
+        .iter()
+        .map(|&((x, y), (gx, gy))| squad(world, n, Vec2::new(x, y), Vec2::new(gx, gy)))
+        .collect();
+    if let Err(e) = all_arrive(world, &squads, limit) {
+        panic!("{e}");
+    }
+}
+
 /// Six squads in two columns of three a little out of line west of the gap, each ordered
 /// to a spot east of the wall (the front column's 48 m beyond it, the rear column's 32 m,
 /// 20 m apart): all 300 units through the gap and every squad at its goal within 260 s
@@ -94,13 +109,7 @@ fn six_squads_at_one_gap_never_all_wait() {
         ((36.4, 62.3), (92.0, 60.0)),
         ((36.9, 76.8), (92.0, 80.0)),
     ];
-    let squads: Vec<FormationId> = layout
-        .iter()
-        .map(|&((x, y), (gx, gy))| squad(&mut world, 50, Vec2::new(x, y), Vec2::new(gx, gy)))
-        .collect();
-    if let Err(e) = all_arrive(&mut world, &squads, 260.0) {
-        panic!("{e}");
-    }
+    layout_arrives(&mut world, 50, &layout, 260.0);
 }
 
 /// Eight squads of 16 scattered on both sides of the wall, each ordered to a spot on the
@@ -120,11 +129,5 @@ fn squads_crossing_a_gap_both_ways_never_all_wait() {
         ((33.0, 56.0), (87.1, 54.3)),
         ((74.7, 23.8), (40.2, 17.3)),
     ];
-    let squads: Vec<FormationId> = layout
-        .iter()
-        .map(|&((x, y), (gx, gy))| squad(&mut world, 16, Vec2::new(x, y), Vec2::new(gx, gy)))
-        .collect();
-    if let Err(e) = all_arrive(&mut world, &squads, 260.0) {
-        panic!("{e}");
-    }
+    layout_arrives(&mut world, 16, &layout, 260.0);
 }

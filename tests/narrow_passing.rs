@@ -9,36 +9,13 @@
 
 mod gap_support;
 
-use cohort::formation::{FormationId, World, WorldSettings};
-use cohort::pathing::{Map, PolygonObstacle};
+use cohort::formation::{FormationId, World};
 use cohort::steering::Vec2;
-use gap_support::deepest_overlap;
+use gap_support::{corridor, deepest_overlap};
 
 const DT: f32 = 0.1;
 /// The walkers' top speed (m/s).
 const SPEED: f32 = 1.3;
-
-/// A 200 × 60 m world with a corridor `width` metres wide from x = 40 to x = 160 along
-/// y = 30 (walls above and below it), open at both ends.
-fn corridor(width: f32) -> World {
-    let mut map = Map {
-        max: Vec2::new(200.0, 60.0),
-        ..Map::default()
-    };
-    let (y0, y1) = (30.0 - 0.5 * width, 30.0 + 0.5 * width);
-    for (lo, hi) in [(0.0, y0), (y1, 60.0)] {
-        map.polygons.push(
-            PolygonObstacle::new(vec![
-                Vec2::new(40.0, lo),
-                Vec2::new(160.0, lo),
-                Vec2::new(160.0, hi),
-                Vec2::new(40.0, hi),
-            ])
-            .expect("polygon"),
-        );
-    }
-    World::new(map, WorldSettings::default(), 3).expect("world")
-}
 
 /// A box squad of `n` walkers round `at`, ordered to `goal`.
 fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {

@@ -3,41 +3,19 @@
 //! without overlapping (no pair deeper than 5 % of the sum of its radii), and nobody is
 //! pushed into a wall.
 
-use cohort::formation::pattern::{Pattern, PatternKind};
-use cohort::formation::{FormationId, FormationSpec, Member, Order, UnitId, World, WorldSettings};
+mod gap_support;
+
+use cohort::formation::{FormationId, Order, UnitId, World, WorldSettings};
 use cohort::pathing::{Map, PolygonObstacle};
-use cohort::steering::{Body, Vec2};
+use cohort::steering::Vec2;
 
 const DT: f32 = 0.1;
 const RADIUS: f32 = 0.5;
 
-/// Adds a box formation of `n` units of [`RADIUS`] (1.3 m/s) centred on `at`, facing
-/// `facing`; returns it and its units.
+/// Adds a box formation of `n` walkers (1.3 m/s) centred on `at`, facing `facing`; returns
+/// it and its units.
 fn squad(world: &mut World, at: Vec2, facing: Vec2, n: usize) -> (FormationId, Vec<UnitId>) {
-    let spec = FormationSpec {
-        pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
-        ..FormationSpec::default()
-    };
-    let f = world
-        .add_formation(spec, None, at, facing)
-        .expect("formation");
-    let side = (n as f32).sqrt().ceil() as usize;
-    let units = (0..n)
-        .map(|k| {
-            let offset = Vec2::new((k % side) as f32, (k / side) as f32) * 1.5;
-            let body = Body::new(
-                at + offset - Vec2::splat(side as f32 * 0.75),
-                RADIUS,
-                1.3,
-                3.0,
-            )
-            .expect("body");
-            let u = world.add_unit(body).expect("unit");
-            world.add_member(f, Member::Unit(u)).expect("member");
-            u
-        })
-        .collect();
-    (f, units)
+    gap_support::box_squad(world, n, at, facing, 1.3)
 }
 
 /// A move to `goal`, the formation facing `facing` there.

@@ -1,10 +1,10 @@
 //! Shared builders and measures of the tests of squads at walls, gaps and corridors: a walled
-//! world with one gap, a box squad of walkers, whether a squad has arrived, and the deepest
-//! overlap of any two units.
+//! world with one gap, a corridor, a box squad of walkers, whether a squad has arrived, and
+//! the deepest overlap of any two units.
 #![allow(dead_code)]
 
 use cohort::formation::pattern::{Pattern, PatternKind};
-use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
+use cohort::formation::{FormationId, FormationSpec, Member, Order, UnitId, World, WorldSettings};
 use cohort::pathing::{Map, PolygonObstacle};
 use cohort::steering::{Body, Vec2};
 
@@ -32,10 +32,15 @@ pub fn walled(gap: f32) -> World {
     World::new(map, WorldSettings::default(), 3).expect("world")
 }
 
-/// A box squad of `n` units of [`RADIUS`] with top speed `speed`, standing on a 1.5 m grid
-/// round `at`, facing `goal` and ordered there.
-pub fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2, speed: f32) -> FormationId {
-    let facing = (goal - at).normalize_or(Vec2::X);
+/// A box formation of `n` units of [`RADIUS`] with top speed `speed`, standing on a 1.5 m
+/// grid round `at`, facing `facing`; it and its units, in the order they were added.
+pub fn box_squad(
+    world: &mut World,
+    n: usize,
+    at: Vec2,
+    facing: Vec2,
+    speed: f32,
+) -> (FormationId, Vec<UnitId>) {
     let spec = FormationSpec {
         pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
         ..FormationSpec::default()
@@ -44,15 +49,48 @@ pub fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2, speed: f32) -> F
         .add_formation(spec, None, at, facing)
         .expect("formation");
     let side = (n as f32).sqrt().ceil() as usize;
-    for i in 0..n {
-        let offset = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
-        let p = at + offset - Vec2::splat(0.75 * side as f32);
-        let body = Body::new(p, RADIUS, speed, 3.0).expect("body");
-        let u = world.add_unit(body).expect("unit");
-        world.add_member(f, Member::Unit(u)).expect("member");
-    }
+    let units = (0..n)
+        .map(|i| {
+            let offset = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
+            let p = at + offset - Vec2::splat(0.75 * side as f32);
+            let body = Body::new(p, RADIUS, speed, 3.0).expect("body");
+            let u = world.add_unit(body).expect("unit");
+            world.add_member(f, Member::Unit(u)).expect("member");
+            u
+        })
+        .collect();
+    (f, units)
+}
+
+/// A [`box_squad`] of `n` walkers of top speed `speed` round `at`, facing `goal` and ordered
+/// there.
+pub fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2, speed: f32) -> FormationId {
+    let facing = (goal - at).normalize_or(Vec2::X);
+    let (f, _) = box_squad(world, n, at, facing, speed);
     world.order(f, Order::move_to(goal)).expect("order");
     f
+}
+
+/// A 200 × 60 m world with a corridor `width` metres wide from x = 40 to x = 160 along
+/// y = 30 (walls above and below it), open at both ends.
+pub fn corridor(width: f32) -> World {
+    let mut map = Map {
+        max: Vec2::new(200.0, 60.0),
+        ..Map::default()
+    };
+    let (y0, y1) = (30.0 - 0.5 * width, 30.0 + 0.5 * width);
+    for (lo, hi) in [(0.0, y0), (y1, 60.0)] {
+        map.polygons.push(
+            PolygonObstacle::new(vec![
+                Vec2::new(40.0, lo),
+                Vec2::new(160.0, lo),
+                Vec2::new(160.0, hi),
+                Vec2::new(40.0, hi),
+            ])
+            .expect("polygon"),
+        );
+    }
+    World::new(map, WorldSettings::default(), 3).expect("world")
 }
 
 /// Whether every member of `f` is within its radius of its slot and the formation holds.
