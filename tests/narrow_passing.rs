@@ -5,7 +5,8 @@
 //! through each other's files for minutes. And it starts stepping aside as far ahead as if
 //! both were twice as deep: closed up to one file each in a 3 m corridor, their fronts met
 //! before they stepped aside, and they stood pressed against each other for good. Squads that
-//! come to the corridor while an oncoming one is deep in it wait short of it.
+//! come to the corridor while an oncoming one is deep in it wait short of it. While two pass,
+//! the units of each keep to their side of the line between them.
 
 mod gap_support;
 
@@ -28,19 +29,24 @@ fn squad(world: &mut World, n: usize, at: Vec2, goal: Vec2) -> FormationId {
 /// every second; a panic after `limit` seconds), and whether any squad waited short of the
 /// corridor for an oncoming one to come out.
 fn from_each_end(width: f32, rows: &[f32], limit: f32) -> (f32, bool) {
+    from_each_end_moved(width, rows, 0.0, limit)
+}
+
+/// [`from_each_end`] with every squad standing `shift` metres further east.
+fn from_each_end_moved(width: f32, rows: &[f32], shift: f32, limit: f32) -> (f32, bool) {
     let mut world = corridor(width);
     let mut squads = Vec::new();
     for &y in rows {
         squads.push(squad(
             &mut world,
             50,
-            Vec2::new(20.0, y),
+            Vec2::new(20.0 + shift, y),
             Vec2::new(180.0, y),
         ));
         squads.push(squad(
             &mut world,
             50,
-            Vec2::new(180.0, y),
+            Vec2::new(180.0 + shift, y),
             Vec2::new(20.0, y),
         ));
     }
@@ -77,14 +83,14 @@ fn pass_in(width: f32, limit: f32) -> f32 {
     from_each_end(width, &[30.0], limit).0
 }
 
-/// A 3 m corridor: one file of 1 m units each, touching the walls (they passed in 172 s;
+/// A 3 m corridor: one file of 1 m units each, touching the walls (they passed in 181 s;
 /// they locked for good before a sidestep looked twice as far ahead).
 #[test]
 fn squads_pass_head_on_in_a_3_m_corridor() {
     pass_in(3.0, 230.0);
 }
 
-/// A 4 m corridor: two files of 1 m units fit with a metre between them (they passed in 173 s;
+/// A 4 m corridor: two files of 1 m units fit with a metre between them (they passed in 174 s;
 /// 405 s before formations stepped right up to a tenth of a metre from the wall, 180 s
 /// before a sidestep looked twice as far ahead).
 #[test]
@@ -107,13 +113,24 @@ fn three_from_each_end(width: f32, limit: f32) -> (f32, bool) {
 /// A 3 m corridor holds one file each way. The two squads in line with it enter together and
 /// pass each other; each of the others waits short of the corridor while an oncoming squad
 /// is deep in it, so it never meets an oncoming front at its own mouth, where its rear is
-/// still filing in from its box. All six arrive (in 435 s; before squads waited at the
+/// still filing in from its box. All six arrive (in 497 s; before squads waited at the
 /// mouth, the squads met there spread across the corridor, pressed into each other and
 /// stood for good).
 #[test]
 fn three_squads_from_each_end_of_a_3_m_corridor_all_pass() {
     let (_, waited) = three_from_each_end(3.0, 520.0);
     assert!(waited, "no squad waited for an oncoming one");
+}
+
+/// Two squads from each end of a 3 m corridor, every squad 5 cm east of where the test above
+/// puts it. The two in line with the corridor meet in it, each closed up to one file, its
+/// rear members many metres behind their slots and spread across the corridor by their
+/// squad-mates; their units keep to their own side of the line between the two formations,
+/// so the two files walk past each other (in 400 s). Before they did, the two crowds filled
+/// the corridor from wall to wall, face to face, and held each other for good.
+#[test]
+fn two_squads_from_each_end_of_a_3_m_corridor_pass_when_moved_a_little() {
+    from_each_end_moved(3.0, &[30.0, 15.0], 0.05, 520.0);
 }
 
 /// A 4 m corridor holds a third file, and squads squeeze past each other at its mouths:

@@ -42,6 +42,8 @@ use keep_right::keep_right_in_passage;
 
 use passing::{pass_shift, passing_velocity};
 use passing::{pass_width, still_passing};
+
+use super::lane_edge::LaneEdge;
 use root_index::RootEntry;
 pub(crate) use root_index::RootIndex;
 
@@ -160,6 +162,7 @@ impl World {
             tallies,
             group_opens_lane,
             group_in_traffic,
+            group_lane_edges,
             ..
         } = scratch;
         // The anchors moved and the extents were re-tallied since `plan_passing`.
@@ -185,6 +188,22 @@ impl World {
             settings.avoidance.neighbour_distance + TRAFFIC_SLACK,
             group_in_traffic,
         );
+        // Which narrow to pass an oncoming one: their units keep to their side of the line
+        // between the two.
+        group_lane_edges.clear();
+        group_lane_edges.resize(roots.len(), None);
+        for a in index.entries() {
+            let Some(f) = formations.get(a.id) else {
+                continue;
+            };
+            let edge = f
+                .narrow_pass
+                .and_then(|(b, _)| formations.get(b))
+                .and_then(|b| LaneEdge::between(f, b));
+            if let (Some(edge), Some(slot)) = (edge, group_lane_edges.get_mut(a.root() as usize)) {
+                *slot = Some(edge);
+            }
+        }
         // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far
         // lanes have moved its units' targets out of their tallied circle so far (moved
         // targets lie within the circle grown by that).

@@ -21,6 +21,7 @@ mod free_order;
 mod free_zone;
 mod gather;
 mod jumps;
+mod lane_edge;
 mod make_way;
 mod narrows;
 mod overwatch;

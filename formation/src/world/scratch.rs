@@ -25,6 +25,9 @@ pub(crate) struct Scratch {
     pub(crate) group_opens_lane: Vec<super::make_way::LaneOpener>,
     /// Per top-level formation: whether another one is near enough for its units to avoid.
     pub(crate) group_in_traffic: Vec<bool>,
+    /// Per top-level formation: the line its units keep to the right of while it passes an
+    /// oncoming formation in a narrow passage (see `world/lane_edge.rs`).
+    pub(crate) group_lane_edges: Vec<Option<super::lane_edge::LaneEdge>>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
     pub(crate) velocities: Vec<Vec2>,
     /// The group of the unit in each slot of the neighbour grid, in runs (what avoidance's

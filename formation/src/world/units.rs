@@ -16,6 +16,7 @@ use cohort_steering::truncate;
 
 use super::free_zone::{FREE_ZONE_EXTRA, FreeZone, ZONE_SLACK};
 use super::gather::UnitFrame;
+use super::lane_edge::LaneEdge;
 use super::{Scratch, Terrain, WorldSettings};
 
 /// Units per work item of the parallel steering stage (`parallel` feature).
@@ -37,6 +38,7 @@ const CELL_HEADROOM: f32 = 1.001;
 pub(super) struct Traffic {
     pub(super) opens_lane: Vec<super::make_way::LaneOpener>,
     pub(super) in_traffic: Vec<bool>,
+    pub(super) lane_edges: Vec<Option<LaneEdge>>,
 }
 
 impl Traffic {
@@ -45,6 +47,7 @@ impl Traffic {
         Self {
             opens_lane: std::mem::take(&mut scratch.group_opens_lane),
             in_traffic: std::mem::take(&mut scratch.group_in_traffic),
+            lane_edges: std::mem::take(&mut scratch.group_lane_edges),
         }
     }
 
@@ -52,6 +55,7 @@ impl Traffic {
     pub(super) fn put_back(self, scratch: &mut Scratch) {
         scratch.group_opens_lane = self.opens_lane;
         scratch.group_in_traffic = self.in_traffic;
+        scratch.group_lane_edges = self.lane_edges;
     }
 }
 
@@ -202,6 +206,13 @@ pub(super) fn steer_units(
         avoid,
         search,
         ids,
+        starts: previous,
+        groups,
+        lane_edges: traffic
+            .lane_edges
+            .iter()
+            .any(Option::is_some)
+            .then_some(traffic.lane_edges.as_slice()),
     };
     let out = SteerOutput {
         bodies,
@@ -240,6 +251,12 @@ struct SteerContext<'a> {
     search: Search<'a>,
     /// Per unit: its key.
     ids: &'a [crate::ids::UnitId],
+    /// Per unit: where it stood at the start of the stage.
+    starts: &'a [Vec2],
+    /// Per unit: its group (its top-level formation's place among the roots).
+    groups: &'a [u32],
+    /// Per group: the line its units keep to the right of (`None` for all: no group has one).
+    lane_edges: Option<&'a [Option<LaneEdge>]>,
 }
 
 impl SteerContext<'_> {
@@ -282,6 +299,7 @@ impl SteerContext<'_> {
                             self.avoid_one(
                                 i, body, force, obstacles, walls, avoidance, watched, dt,
                             );
+                            self.keep_to_lane(i, body, dt);
                             *position = body.position;
                         }
                     },
@@ -312,6 +330,7 @@ impl SteerContext<'_> {
                 watched,
                 dt,
             );
+            self.keep_to_lane(i, body, dt);
             *position = body.position;
         }
     }
@@ -368,6 +387,27 @@ impl SteerContext<'_> {
         let position = start + chosen * sanitize_dt(dt);
         if chosen.is_finite() && position.is_finite() {
             body.velocity = chosen;
+            body.position = position;
+        }
+    }
+
+    /// Keeps unit `i` to the right of its formation's lane edge, if it has one (see
+    /// `world/lane_edge.rs`): the velocity kept moves it from where it stood.
+    #[inline]
+    fn keep_to_lane(&self, i: usize, body: &mut Body, dt: f32) {
+        let Some(edges) = self.lane_edges else {
+            return;
+        };
+        let (Some(&group), Some(&start)) = (self.groups.get(i), self.starts.get(i)) else {
+            return;
+        };
+        let Some(Some(edge)) = edges.get(group as usize) else {
+            return;
+        };
+        let kept = edge.keep(start, body.radius, body.velocity, body.max_speed);
+        let position = start + kept * sanitize_dt(dt);
+        if kept != body.velocity && position.is_finite() {
+            body.velocity = kept;
             body.position = position;
         }
     }
