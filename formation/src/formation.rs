@@ -322,11 +322,14 @@ impl Formation {
         &self.slots
     }
 
-    /// World position of slot `i` this tick.
+    /// World position of slot `i` this tick: round the anchor, or, for ranks closed up for a
+    /// passage on the move, on the path (see `world/ranks_along.rs`).
     pub fn slot_world_position(&self, i: usize) -> Option<Vec2> {
-        self.slots
-            .get(i)
-            .map(|s| self.anchor.slot_position(s.offset))
+        let slot = self.slots.get(i)?;
+        Some(match crate::world::ranks_along::RanksAlong::of(self) {
+            Some(ranks) => ranks.place(slot.offset, slot.facing).0,
+            None => self.anchor.slot_position(slot.offset),
+        })
     }
 
     /// Whether the formation has stopped at its goal (or was never moved).

@@ -288,6 +288,8 @@ impl World {
             return;
         };
         let anchor = f.anchor;
+        // Closed up into ranks on the move: each rank stands on the path.
+        let along = super::ranks_along::RanksAlong::of(f);
         let leader_mode =
             f.settings.anchor_mode == AnchorMode::Leader && f.motion == Motion::Moving;
         let carrot = if leader_mode { leader_carrot(f) } else { None };
@@ -303,10 +305,18 @@ impl World {
         targets.clear();
         let mut leader_seen = false;
         for (m, slot) in f.members.iter().zip(&f.slots) {
+            let (position, velocity, facing) = match &along {
+                Some(ranks) => ranks.place(slot.offset, slot.facing),
+                None => (
+                    anchor.slot_position(slot.offset),
+                    anchor.velocity,
+                    anchor.slot_facing(slot.facing),
+                ),
+            };
             let mut target = SlotTarget {
-                position: anchor.slot_position(slot.offset),
-                velocity: anchor.velocity,
-                facing: anchor.slot_facing(slot.facing),
+                position,
+                velocity,
+                facing,
             };
             if let (true, false, Some(c), Member::Unit(_)) = (leader_mode, leader_seen, carrot, m) {
                 target = c;

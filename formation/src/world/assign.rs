@@ -68,12 +68,15 @@ impl World {
             scratch.located_members.push(Located::new(pos, role));
         }
         scratch.located_slots.clear();
-        scratch.located_slots.extend(
-            scratch
-                .slots
-                .iter()
-                .map(|s| Located::new(f.anchor.slot_position(s.offset), s.role)),
-        );
+        // Where the slots will stand: closed-up ranks on the move stand along the path.
+        let along = super::ranks_along::RanksAlong::of(f);
+        scratch.located_slots.extend(scratch.slots.iter().map(|s| {
+            let at = match &along {
+                Some(ranks) => ranks.place(s.offset, s.facing).0,
+                None => f.anchor.slot_position(s.offset),
+            };
+            Located::new(at, s.role)
+        }));
         scratch.current.slot_of.clear();
         if !fresh && f.slots.len() == n {
             scratch.current.slot_of.extend((0..n).map(Some));

@@ -27,6 +27,7 @@ mod narrows;
 mod overwatch;
 mod par;
 mod passages;
+pub(crate) mod ranks_along;
 mod scratch;
 mod separation;
 mod single_walk;
