@@ -69,6 +69,9 @@ const TRAFFIC_SLACK: f32 = 4.0;
 /// Ticks between two looks of a single at the passage it walks in and the traffic coming
 /// the other way (see `make_way/keep_right.rs`): a look searches 40 s of closing ahead.
 const KEEP_RIGHT_EVERY: u64 = 4;
+/// Metres from its goal (beyond its own half-extent) within which a formation is arriving and
+/// keeps an avoidance group of its own.
+const ARRIVING: f32 = 10.0;
 /// Time constant (seconds) of the anchor's sidestep to its right.
 const PASS_TIME: f32 = 1.5;
 
@@ -163,6 +166,8 @@ impl World {
             group_opens_lane,
             group_in_traffic,
             group_lane_edges,
+            group_clusters,
+            group_alike,
             ..
         } = scratch;
         // The anchors moved and the extents were re-tallied since `plan_passing`.
@@ -202,6 +207,40 @@ impl World {
                 .and_then(|b| LaneEdge::between(f, b));
             if let (Some(edge), Some(slot)) = (edge, group_lane_edges.get_mut(a.root() as usize)) {
                 *slot = Some(edge);
+            }
+        }
+        // Neighbours moving alike (the same way at the same speed, a couple of metres apart)
+        // share one avoidance group: their units leave each other to separation, as a
+        // formation's own do, and avoid the units of everyone else. A crowd of small groups
+        // or singles walking together then costs what one formation of them would. Not
+        // those passing an oncoming formation in a narrow passage (their lane edges are
+        // their own).
+        group_alike.clear();
+        group_alike.resize(roots.len(), false);
+        for a in index.entries() {
+            let root = a.root() as usize;
+            let edge = group_lane_edges.get(root).copied().flatten();
+            // Nor those arriving (units closing on a packed block of goals find their places
+            // among each other by avoidance), nor those another holds back (queueing or
+            // giving way: their turns are taken between their units too).
+            let arriving = formations.get(a.id).is_none_or(|f| {
+                f.follow_speed.is_some()
+                    || f.give_way.is_some()
+                    || f.goal.is_none_or(|g| {
+                        (g - f.anchor.position).length() <= ARRIVING + f.half_extent.length()
+                    })
+            });
+            if let Some(slot) = group_alike.get_mut(root) {
+                *slot = a.lane.is_some() && !a.single && edge.is_none() && !arriving;
+            }
+        }
+        index.cluster_alike(roots.len(), group_alike, group_clusters);
+        // A group is in traffic when any of its formations is.
+        for (i, &c) in group_clusters.iter().enumerate() {
+            if c as usize != i && group_in_traffic.get(i).copied().unwrap_or(false) {
+                if let Some(t) = group_in_traffic.get_mut(c as usize) {
+                    *t = true;
+                }
             }
         }
         // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far

@@ -28,6 +28,13 @@ pub(crate) struct Scratch {
     /// Per top-level formation: the line its units keep to the right of while it passes an
     /// oncoming formation in a narrow passage (see `world/lane_edge.rs`).
     pub(crate) group_lane_edges: Vec<Option<super::lane_edge::LaneEdge>>,
+    /// Per top-level formation: the place of the one standing for its avoidance group (see
+    /// `World::open_lanes`: neighbours moving alike share one).
+    pub(crate) group_clusters: Vec<u32>,
+    /// Per top-level formation: whether it may share an avoidance group with neighbours.
+    pub(crate) group_alike: Vec<bool>,
+    /// Per steered unit: its avoidance group (its top-level formation's cluster).
+    pub(crate) avoid_groups: Vec<u32>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
     pub(crate) velocities: Vec<Vec2>,
     /// The group of the unit in each slot of the neighbour grid, in runs (what avoidance's

@@ -39,6 +39,8 @@ pub(super) struct Traffic {
     pub(super) opens_lane: Vec<super::make_way::LaneOpener>,
     pub(super) in_traffic: Vec<bool>,
     pub(super) lane_edges: Vec<Option<LaneEdge>>,
+    /// Per top-level formation: the place of the one standing for its avoidance group.
+    pub(super) clusters: Vec<u32>,
 }
 
 impl Traffic {
@@ -48,6 +50,7 @@ impl Traffic {
             opens_lane: std::mem::take(&mut scratch.group_opens_lane),
             in_traffic: std::mem::take(&mut scratch.group_in_traffic),
             lane_edges: std::mem::take(&mut scratch.group_lane_edges),
+            clusters: std::mem::take(&mut scratch.group_clusters),
         }
     }
 
@@ -56,6 +59,7 @@ impl Traffic {
         scratch.group_opens_lane = self.opens_lane;
         scratch.group_in_traffic = self.in_traffic;
         scratch.group_lane_edges = self.lane_edges;
+        scratch.group_clusters = self.clusters;
     }
 }
 
@@ -128,10 +132,22 @@ pub(super) fn steer_units(
         avoidance,
         watched,
         group_runs,
+        avoid_groups,
         #[cfg(feature = "parallel")]
         chunk_geometry,
         ..
     } = scratch;
+    // Each unit's avoidance group: its top-level formation's cluster of neighbours moving
+    // alike (see `World::open_lanes`).
+    avoid_groups.clear();
+    avoid_groups.extend(groups.iter().map(|&g| {
+        if g == super::avoidance::NO_GROUP {
+            g
+        } else {
+            traffic.clusters.get(g as usize).copied().unwrap_or(g)
+        }
+    }));
+    let avoid_groups = &*avoid_groups;
     let sweep = SeparationSweep {
         radii,
         range,
@@ -148,7 +164,7 @@ pub(super) fn steer_units(
                 .map(|s| s.seed_candidates(positions, pair_margin));
             sweep.run_grid(&*g, sweep_buffers, separation, pairs);
             if settings.avoidance.enabled {
-                group_runs.rebuild(g.order(), groups);
+                group_runs.rebuild(g.order(), avoid_groups);
             } else {
                 group_runs.invalidate();
             }
@@ -157,7 +173,7 @@ pub(super) fn steer_units(
         _ => {
             group_runs.invalidate();
             // Avoidance still asks how large each unit's group is (see `AvoidanceInput::strays`).
-            group_runs.count_sizes(groups);
+            group_runs.count_sizes(avoid_groups);
             let mut b = BruteForceSearch::new();
             b.rebuild(positions);
             sweep.run(&b, sweep_buffers, separation, None);
@@ -185,7 +201,7 @@ pub(super) fn steer_units(
         positions: previous,
         velocities,
         radii,
-        groups,
+        groups: avoid_groups,
         opens_lane: &traffic.opens_lane,
         in_traffic: &traffic.in_traffic,
         ids,

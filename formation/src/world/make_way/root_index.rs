@@ -201,6 +201,9 @@ pub(crate) struct RootIndex {
     pub(super) plans: Vec<super::PassingPlan>,
     /// The buffers of [`Self::break_rings`].
     pub(super) rings: super::rings::RingScratch,
+    /// Per group of roots moving alike, the bounds of their velocities (the buffers of
+    /// [`Self::cluster_alike`]).
+    velocity_bounds: (Vec<Vec2>, Vec<Vec2>),
 }
 
 impl RootIndex {
@@ -609,6 +612,7 @@ fn may_oppose(a: u8, b: u8) -> bool {
     (2..=WEDGES - 2).contains(&d)
 }
 
+mod alike;
 mod classes;
 mod near;
 mod strips;

@@ -479,3 +479,53 @@ fn formations_go_through_one_passage_alike_only_the_same_way() {
     b.passage_way = Vec2::ZERO;
     assert!(!a.through_one_passage_alike(b));
 }
+
+proptest! {
+    /// Roots moving alike: a group's roots all move within `ALIKE_SPEED` of each other along
+    /// each axis, are all eligible (or the root is alone), are all singles or none, and stand
+    /// for themselves by their least place; and two eligible neighbours moving alike are
+    /// never both left alone.
+    #[test]
+    fn roots_moving_alike_share_a_group_only_within_its_speed_spread(
+        roots in roots_strategy(),
+        skip in 0usize..5,
+    ) {
+        use super::alike::{ALIKE_GAP, ALIKE_SPEED};
+        let mut index = index_of(&roots);
+        let n = roots.len();
+        let eligible: Vec<bool> = (0..n).map(|k| roots[k].3 && k % 5 != skip).collect();
+        let mut clusters = Vec::new();
+        index.cluster_alike(n, &eligible, &mut clusters);
+        prop_assert_eq!(clusters.len(), n);
+        let single = |k: usize| k % 5 == 4;
+        for i in 0..n {
+            let c = clusters[i] as usize;
+            prop_assert!(c <= i);
+            prop_assert_eq!(clusters[c] as usize, c);
+            if c != i {
+                prop_assert!(eligible[i] && eligible[c]);
+                prop_assert_eq!(single(i), single(c));
+            }
+            for j in 0..n {
+                if clusters[j] as usize == c {
+                    let d = roots[i].1 - roots[j].1;
+                    prop_assert!(d.x.abs() <= ALIKE_SPEED + 1e-6 && d.y.abs() <= ALIKE_SPEED + 1e-6);
+                }
+            }
+        }
+        // Two eligible neighbours moving alike are not both left alone.
+        for i in 0..n {
+            for j in i + 1..n {
+                let alone = |k: usize| (0..n).all(|m| m == k || clusters[m] != clusters[k]);
+                let (a, b) = (&roots[i], &roots[j]);
+                let gap = (b.0 - a.0).length() - a.2.length() - b.2.length();
+                let d = b.1 - a.1;
+                let alike = d.length() <= ALIKE_SPEED && d.x.abs() <= ALIKE_SPEED && d.y.abs() <= ALIKE_SPEED;
+                if eligible[i] && eligible[j] && single(i) == single(j) && alike && gap < ALIKE_GAP - 1e-3 {
+                    prop_assert!(clusters[i] == clusters[j] || !(alone(i) && alone(j)),
+                        "{} and {} moving alike {} m apart not joined", i, j, gap);
+                }
+            }
+        }
+    }
+}
