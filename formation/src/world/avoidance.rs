@@ -125,17 +125,23 @@ pub enum Binding {
 
 /// The start-of-tick state every unit's avoidance reads: where each unit stood, how it moved,
 /// its radius and its group (units of one top-level formation share a group and leave each
-/// other to separation).
+/// other to separation; so do those of neighbouring formations moving alike, see
+/// `make_way/root_index/alike.rs`).
 pub(super) struct AvoidanceInput<'a> {
     pub(super) settings: &'a AvoidanceSettings,
     pub(super) params: OrcaParams,
     pub(super) positions: &'a [Vec2],
     pub(super) velocities: &'a [Vec2],
     pub(super) radii: &'a [f32],
+    /// Per unit: its group, the place among the roots of the top-level formation standing
+    /// for its formation's group of formations moving alike (its own, when it has none).
     pub(super) groups: &'a [u32],
-    /// Per group: whether its formation opens a lane through standing ones this tick.
+    /// Per group (at the place standing for it): whether its formations open a lane through
+    /// standing ones this tick (every formation of a group of several moves and is not a
+    /// single, so all of them open a formation's lane).
     pub(super) opens_lane: &'a [super::make_way::LaneOpener],
-    /// Per group: whether another top-level formation is near it this tick.
+    /// Per group: whether another top-level formation is near one of its formations this
+    /// tick.
     pub(super) in_traffic: &'a [bool],
     /// Per unit: its key.
     pub(super) ids: &'a [crate::ids::UnitId],

@@ -17,7 +17,9 @@
 //! made the squads slower). A unit's velocity may take it towards the edge only as far as it
 //! has room, closing the room over [`EDGE_TIME`]; one already over the edge walks back at the
 //! speed that puts it back in that time (at most its top speed). The oncoming formation's
-//! units keep to the other side of the same line, so the two files walk past each other.
+//! units keep to the other side of the line halfway between the two (along its own heading,
+//! the same line when the two head exactly opposite ways), so the two files walk past each
+//! other.
 //! The steering stage applies it after avoidance (`world/units.rs`).
 
 use cohort_steering::Vec2;
@@ -38,7 +40,8 @@ pub(crate) struct LaneEdge {
 
 impl LaneEdge {
     /// The edge of formation `a`, moving and narrowing to pass `b` coming the other way;
-    /// `None` when `a` is not moving or a value is not finite.
+    /// `None` when `a` is not moving, when the halfway line does not yet clear `a`'s own
+    /// half-width (or `b` stands on `a`'s right), or when a value is not finite.
     pub(crate) fn between(a: &Formation, b: &Formation) -> Option<Self> {
         if a.motion != Motion::Moving {
             return None;

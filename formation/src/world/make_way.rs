@@ -212,9 +212,9 @@ impl World {
         // Neighbours moving alike (the same way at the same speed, a couple of metres apart)
         // share one avoidance group: their units leave each other to separation, as a
         // formation's own do, and avoid the units of everyone else. A crowd of small groups
-        // or singles walking together then costs what one formation of them would. Not
-        // those passing an oncoming formation in a narrow passage (their lane edges are
-        // their own).
+        // walking together then costs what one formation of them would. Not singles (a ring
+        // of them closing on its centre has every unit moving almost like its neighbours),
+        // nor those keeping to a lane edge (theirs is their own).
         group_alike.clear();
         group_alike.resize(roots.len(), false);
         for a in index.entries() {

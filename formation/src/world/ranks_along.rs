@@ -10,8 +10,9 @@
 //! along the path, the ranks behind the anchor stand where the anchor walked, as a column of
 //! march does, and file through the mouth one after another.
 //!
-//! A rank faces along the chord of the path across its own width, so at a corner of the path
-//! the ranks turn one after another instead of each swinging round at the corner's point.
+//! A rank faces along the chord of the path from its width behind its place to its width
+//! ahead, so at a corner of the path the ranks turn one after another instead of each
+//! swinging round at the corner's point.
 //!
 //! The anchor's offset from its path (the sidestep of a formation passing an oncoming one,
 //! or the anchor's drift) is kept by every rank, square to the path where the rank stands.
@@ -21,15 +22,11 @@ use cohort_steering::Vec2;
 use crate::anchor::AnchorPoint;
 use crate::formation::{Formation, Motion};
 
-/// Most legs a rank's place is looked for across, either way from the anchor's (a bound on
-/// the walk; the ranks of a column span a few legs at most).
-const MOST_LEGS: usize = 64;
-
 /// Metres along the path over which a slot's velocity is measured.
 const VELOCITY_STEP: f32 = 0.25;
 
-/// Least half-chord (metres) a rank faces along (see [`RanksAlong::half_width`]).
-const MIN_HALF_CHORD: f32 = 1.0;
+/// Least half-chord (metres) a rank faces along (see [`RanksAlong::half_chord`]).
+const MIN_HALF_CHORD: f32 = 2.0;
 
 /// Where along its path the anchor of a formation in closed-up ranks stands.
 #[derive(Clone, Copy, Debug)]
@@ -43,10 +40,10 @@ pub(crate) struct RanksAlong<'a> {
     shift: f32,
     /// The anchor's speed along its path (every rank moves along the path at it).
     speed: f32,
-    /// Half the ranks' width: a rank faces along the chord of the path from this far behind
-    /// its place to this far ahead, so it turns through a corner of the path instead of
-    /// swinging round at the corner's point.
-    half_width: f32,
+    /// Half the chord a rank faces along: the path from this far behind its place to this far
+    /// ahead (the ranks' width, at least [`MIN_HALF_CHORD`]), so it turns through a corner of
+    /// the path instead of swinging round at the corner's point.
+    half_chord: f32,
 }
 
 impl<'a> RanksAlong<'a> {
@@ -65,16 +62,17 @@ impl<'a> RanksAlong<'a> {
         let dir = (b - a).try_normalize()?;
         let from_start = f.anchor.position - a;
         let n = f.members.len().max(1);
-        let half_width = f.narrowed.as_ref().map_or(0.0, |p| 0.5 * p.width(n));
+        let width = f.narrowed.as_ref().map_or(0.0, |p| p.width(n));
         let frame = Self {
             path: &f.path,
             leg,
             along: from_start.dot(dir),
             shift: from_start.dot(dir.perp()),
             speed: f.anchor.velocity.dot(dir),
-            half_width: 2.0 * half_width.max(MIN_HALF_CHORD),
+            half_chord: width.max(MIN_HALF_CHORD),
         };
-        (frame.along.is_finite() && frame.shift.is_finite()).then_some(frame)
+        (frame.along.is_finite() && frame.shift.is_finite() && frame.speed.is_finite())
+            .then_some(frame)
     }
 
     /// The frame a slot `ahead` metres ahead of the anchor (behind for negative) stands in:
@@ -82,7 +80,7 @@ impl<'a> RanksAlong<'a> {
     /// slot's lateral offset and facing are laid out in it as round an anchor.
     pub(super) fn frame_at(&self, ahead: f32) -> AnchorPoint {
         let (point, leg_dir) = self.point_at(ahead);
-        let h = self.half_width;
+        let h = self.half_chord;
         let chord = self.point_at(ahead + h).0 - self.point_at(ahead - h).0;
         let dir = chord.try_normalize().unwrap_or(leg_dir);
         AnchorPoint {
@@ -121,7 +119,8 @@ impl<'a> RanksAlong<'a> {
         let mut u = self.along + ahead;
         // The last direction seen, for legs of no length.
         let mut dir = Vec2::X;
-        for _ in 0..2 * MOST_LEGS {
+        // The walk moves one way only, a leg at a time: it ends within the path's legs.
+        for _ in 0..=path.len() {
             let (Some(&a), Some(&b)) = (path.get(leg.wrapping_sub(1)), path.get(leg)) else {
                 break;
             };
@@ -143,7 +142,7 @@ impl<'a> RanksAlong<'a> {
             }
             return (a + dir * u, dir);
         }
-        // Not reached for a path of finite points (the walk moves one way only).
+        // Not reached (see above); the anchor's leg's end, should it be.
         let at = path.get(self.leg).copied().unwrap_or(Vec2::ZERO);
         (at, dir)
     }
@@ -160,7 +159,7 @@ mod tests {
             along,
             shift,
             speed: 0.0,
-            half_width: 1.0,
+            half_chord: 2.0,
         }
     }
 
