@@ -326,10 +326,7 @@ impl Formation {
     /// passage on the move, on the path (see `world/ranks_along.rs`).
     pub fn slot_world_position(&self, i: usize) -> Option<Vec2> {
         let slot = self.slots.get(i)?;
-        Some(match crate::world::ranks_along::RanksAlong::of(self) {
-            Some(ranks) => ranks.place(slot.offset, slot.facing).0,
-            None => self.anchor.slot_position(slot.offset),
-        })
+        Some(crate::world::ranks_along::SlotFrame::of(self).position(slot.offset))
     }
 
     /// Whether the formation has stopped at its goal (or was never moved).

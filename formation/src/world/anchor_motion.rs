@@ -288,8 +288,8 @@ impl World {
             return;
         };
         let anchor = f.anchor;
-        // Closed up into ranks on the move: each rank stands on the path.
-        let along = super::ranks_along::RanksAlong::of(f);
+        // Closed up into ranks on the move, each rank stands on the path.
+        let frame = super::ranks_along::SlotFrame::of(f);
         let leader_mode =
             f.settings.anchor_mode == AnchorMode::Leader && f.motion == Motion::Moving;
         let carrot = if leader_mode { leader_carrot(f) } else { None };
@@ -305,14 +305,7 @@ impl World {
         targets.clear();
         let mut leader_seen = false;
         for (m, slot) in f.members.iter().zip(&f.slots) {
-            let (position, velocity, facing) = match &along {
-                Some(ranks) => ranks.place(slot.offset, slot.facing),
-                None => (
-                    anchor.slot_position(slot.offset),
-                    anchor.velocity,
-                    anchor.slot_facing(slot.facing),
-                ),
-            };
+            let (position, velocity, facing) = frame.place(slot.offset, slot.facing);
             let mut target = SlotTarget {
                 position,
                 velocity,

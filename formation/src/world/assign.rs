@@ -69,14 +69,13 @@ impl World {
         }
         scratch.located_slots.clear();
         // Where the slots will stand: closed-up ranks on the move stand along the path.
-        let along = super::ranks_along::RanksAlong::of(f);
-        scratch.located_slots.extend(scratch.slots.iter().map(|s| {
-            let at = match &along {
-                Some(ranks) => ranks.place(s.offset, s.facing).0,
-                None => f.anchor.slot_position(s.offset),
-            };
-            Located::new(at, s.role)
-        }));
+        let frame = super::ranks_along::SlotFrame::of(f);
+        scratch.located_slots.extend(
+            scratch
+                .slots
+                .iter()
+                .map(|s| Located::new(frame.position(s.offset), s.role)),
+        );
         scratch.current.slot_of.clear();
         if !fresh && f.slots.len() == n {
             scratch.current.slot_of.extend((0..n).map(Some));

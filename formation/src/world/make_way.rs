@@ -194,55 +194,42 @@ impl World {
             group_in_traffic,
         );
         // Which narrow to pass an oncoming one: their units keep to their side of the line
-        // between the two.
+        // between the two (a lane edge). Neighbours moving alike (the same way at the same
+        // speed, a couple of metres apart) share one avoidance group: their units leave each
+        // other to separation, as a formation's own do, and avoid the units of everyone
+        // else; a crowd of small groups walking together then costs what one formation of
+        // them would. Not singles (a ring of them closing on its centre has every unit
+        // moving almost like its neighbours), nor those keeping to a lane edge (theirs is
+        // their own), nor those arriving (units closing on a packed block of goals find
+        // their places among each other by avoidance), nor those another holds back
+        // (queueing or giving way: their turns are taken between their units too).
         group_lane_edges.clear();
         group_lane_edges.resize(roots.len(), None);
+        group_alike.clear();
+        group_alike.resize(roots.len(), false);
         for a in index.entries() {
             let Some(f) = formations.get(a.id) else {
                 continue;
             };
+            let root = a.root() as usize;
             let edge = f
                 .narrow_pass
                 .and_then(|(b, _)| formations.get(b))
                 .and_then(|b| LaneEdge::between(f, b));
-            if let (Some(edge), Some(slot)) = (edge, group_lane_edges.get_mut(a.root() as usize)) {
-                *slot = Some(edge);
-            }
-        }
-        // Neighbours moving alike (the same way at the same speed, a couple of metres apart)
-        // share one avoidance group: their units leave each other to separation, as a
-        // formation's own do, and avoid the units of everyone else. A crowd of small groups
-        // walking together then costs what one formation of them would. Not singles (a ring
-        // of them closing on its centre has every unit moving almost like its neighbours),
-        // nor those keeping to a lane edge (theirs is their own).
-        group_alike.clear();
-        group_alike.resize(roots.len(), false);
-        for a in index.entries() {
-            let root = a.root() as usize;
-            let edge = group_lane_edges.get(root).copied().flatten();
-            // Nor those arriving (units closing on a packed block of goals find their places
-            // among each other by avoidance), nor those another holds back (queueing or
-            // giving way: their turns are taken between their units too).
-            let arriving = formations.get(a.id).is_none_or(|f| {
-                f.follow_speed.is_some()
-                    || f.give_way.is_some()
-                    || f.goal.is_none_or(|g| {
-                        (g - f.anchor.position).length() <= ARRIVING + f.half_extent.length()
-                    })
+            let held = f.follow_speed.is_some() || f.give_way.is_some();
+            let arriving = f.goal.is_none_or(|g| {
+                (g - f.anchor.position).length() <= ARRIVING + f.half_extent.length()
             });
             if let Some(slot) = group_alike.get_mut(root) {
-                *slot = a.lane.is_some() && !a.single && edge.is_none() && !arriving;
+                *slot = a.lane.is_some() && !a.single && edge.is_none() && !held && !arriving;
+            }
+            if let Some(slot) = group_lane_edges.get_mut(root) {
+                *slot = edge;
             }
         }
+        // Formations of one group stand within a couple of metres of each other, so each is
+        // in traffic already: the group's flag, read at the place standing for it, is theirs.
         index.cluster_alike(roots.len(), group_alike, group_clusters);
-        // A group is in traffic when any of its formations is.
-        for (i, &c) in group_clusters.iter().enumerate() {
-            if c as usize != i && group_in_traffic.get(i).copied().unwrap_or(false) {
-                if let Some(t) = group_in_traffic.get_mut(c as usize) {
-                    *t = true;
-                }
-            }
-        }
         // Per formation of the order, `lane_growth` (0 from this tick's tally) is how far
         // lanes have moved its units' targets out of their tallied circle so far (moved
         // targets lie within the circle grown by that).

@@ -50,7 +50,7 @@ impl<'a> RanksAlong<'a> {
     /// The frame of formation `f` when its ranks follow its path: moving, closed up into
     /// ranks for a passage, top-level, with a path of at least one leg; `None` otherwise (its
     /// slots then stand round its anchor).
-    pub(crate) fn of(f: &'a Formation) -> Option<Self> {
+    fn of(f: &'a Formation) -> Option<Self> {
         if !(f.in_column && f.narrowed.is_some() && f.motion == Motion::Moving)
             || f.parent.is_some()
             || f.path.len() < 2
@@ -78,7 +78,7 @@ impl<'a> RanksAlong<'a> {
     /// The frame a slot `ahead` metres ahead of the anchor (behind for negative) stands in:
     /// its point on the path, shifted as the anchor is, facing along the path there. Its
     /// slot's lateral offset and facing are laid out in it as round an anchor.
-    pub(super) fn frame_at(&self, ahead: f32) -> AnchorPoint {
+    fn frame_at(&self, ahead: f32) -> AnchorPoint {
         let (point, leg_dir) = self.point_at(ahead);
         let h = self.half_chord;
         let chord = self.point_at(ahead + h).0 - self.point_at(ahead - h).0;
@@ -93,7 +93,7 @@ impl<'a> RanksAlong<'a> {
     /// The slot's world position, velocity and facing for a slot of pattern offset `offset`
     /// and facing `facing` (as [`AnchorPoint::slot_position`] and
     /// [`AnchorPoint::slot_facing`]; it moves along the path where it stands).
-    pub(crate) fn place(&self, offset: Vec2, facing: Vec2) -> (Vec2, Vec2, Vec2) {
+    fn place(&self, offset: Vec2, facing: Vec2) -> (Vec2, Vec2, Vec2) {
         let frame = self.frame_at(offset.x);
         let across = Vec2::new(0.0, offset.y);
         let position = frame.slot_position(across);
@@ -145,6 +145,46 @@ impl<'a> RanksAlong<'a> {
         // Not reached (see above); the anchor's leg's end, should it be.
         let at = path.get(self.leg).copied().unwrap_or(Vec2::ZERO);
         (at, dir)
+    }
+}
+
+/// Where a formation's slots stand this tick: along its path for closed-up ranks on the
+/// move ([`RanksAlong`]), round its anchor otherwise. What the slot targets, the slot
+/// assignment and [`Formation::slot_world_position`] all place slots by.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum SlotFrame<'a> {
+    /// Ranks along the path.
+    Along(RanksAlong<'a>),
+    /// Round the anchor.
+    Anchor(AnchorPoint),
+}
+
+impl<'a> SlotFrame<'a> {
+    /// The frame of formation `f`'s slots this tick.
+    pub(crate) fn of(f: &'a Formation) -> Self {
+        RanksAlong::of(f).map_or(Self::Anchor(f.anchor), Self::Along)
+    }
+
+    /// A slot's world position, velocity and facing for its pattern offset and facing.
+    pub(crate) fn place(&self, offset: Vec2, facing: Vec2) -> (Vec2, Vec2, Vec2) {
+        match self {
+            Self::Along(ranks) => ranks.place(offset, facing),
+            Self::Anchor(anchor) => (
+                anchor.slot_position(offset),
+                anchor.velocity,
+                anchor.slot_facing(facing),
+            ),
+        }
+    }
+
+    /// A slot's world position for its pattern offset.
+    pub(crate) fn position(&self, offset: Vec2) -> Vec2 {
+        match self {
+            Self::Along(ranks) => ranks
+                .frame_at(offset.x)
+                .slot_position(Vec2::new(0.0, offset.y)),
+            Self::Anchor(anchor) => anchor.slot_position(offset),
+        }
     }
 }
 
