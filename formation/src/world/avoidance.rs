@@ -200,6 +200,10 @@ pub(crate) const NO_GROUP: u32 = u32::MAX;
 /// straying (see [`AvoidanceInput::strays`]).
 const STRAY_DISTANCE: f32 = 2.0;
 
+/// Radii from its slot that stands still beyond which a single unit held where it stands
+/// counts as straying (see [`AvoidanceInput::strays`]).
+const SINGLE_STRAY_RADII: f32 = 2.0;
+
 /// Fraction of its top speed a stray walks at (slow enough for the standing units it passes
 /// to step aside in time).
 const STRAY_SPEED: f32 = 0.5;
@@ -222,6 +226,10 @@ impl AvoidanceInput<'_> {
     /// walks through the units of standing formations, which take all of the avoidance
     /// between them and step aside: standing formations close around it otherwise, and it
     /// stays outside its own for good (a member left behind, until its formation arrives).
+    /// A single unit strays too when it stands held more than [`SINGLE_STRAY_RADII`] radii
+    /// from its slot: in a crowd of arrived units its neighbours' pushes balanced its pull to
+    /// its goal and left it standing short of it (two such singles, each in the other's way,
+    /// stood for good).
     pub(super) fn strays(&self, i: usize) -> bool {
         let (Some(&(goal, _)), Some(&heading), Some(&at)) = (
             self.goals.get(i),
@@ -231,15 +239,24 @@ impl AvoidanceInput<'_> {
             return false;
         };
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
-        let away = match heading {
-            Heading::StillSlot => (goal - at).length_squared() > STRAY_DISTANCE * STRAY_DISTANCE,
-            Heading::Straggling => self
-                .velocities
+        let held = || {
+            self.velocities
                 .get(i)
-                .is_some_and(|v| v.length_squared() < HELD_SPEED * HELD_SPEED),
-            Heading::Detour | Heading::MovingSlot => false,
+                .is_some_and(|v| v.length_squared() < HELD_SPEED * HELD_SPEED)
         };
-        away && self.runs.is_some_and(|r| r.size_of(group) > 1)
+        let size = self.runs.map_or(0, |r| r.size_of(group));
+        match heading {
+            Heading::StillSlot | Heading::MovingSlot if size == 1 => {
+                let radius = self.radii.get(i).copied().unwrap_or(0.0);
+                let far = SINGLE_STRAY_RADII * radius;
+                (goal - at).length_squared() > far * far && held()
+            }
+            Heading::StillSlot => {
+                size > 1 && (goal - at).length_squared() > STRAY_DISTANCE * STRAY_DISTANCE
+            }
+            Heading::Straggling => size > 1 && held(),
+            Heading::Detour | Heading::MovingSlot => false,
+        }
     }
 
     /// Whether unit `i`'s top-level formation is near another one this tick.
@@ -339,6 +356,21 @@ impl AvoidanceInput<'_> {
                 }),
             }
         }
+        // Of two single strays pressing past each other (each standing where the other's way
+        // goes on), the first by key walks on and the other steps aside for it: both
+        // pressing, they shuffled round each other for many seconds in a packed crowd.
+        let single_stray = |j: usize| {
+            self.runs
+                .is_some_and(|r| r.size_of(self.groups.get(j).copied().unwrap_or(NO_GROUP)) == 1)
+                && self.strays(j)
+        };
+        let first = strays && single_stray(i);
+        if first {
+            nearest.retain(|k| {
+                let j = k.index() as usize;
+                j < i || !single_stray(j)
+            });
+        }
         // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
         // the choice only among other units.
         if nearest.is_empty() {
@@ -380,7 +412,7 @@ impl AvoidanceInput<'_> {
         let share_of = |j: usize| {
             let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
             let single = opener(other) == LaneOpener::Single || (other != group && self.strays(j));
-            if !mover && group != NO_GROUP && single {
+            if (!mover && group != NO_GROUP && single) || (first && j < i && single_stray(j)) {
                 1.0
             } else {
                 SHARE
