@@ -44,6 +44,15 @@ pub const CLOSED_SPACING_RADII: f32 = 2.5;
 /// whatever their size. A quarter metre lets three units of radius 0.5 walk abreast through
 /// a 4 m gap.
 pub const CLOSED_GAP: f32 = 0.25;
+/// Spacing, in unit radii, a formation closes up to when it narrows for a passage it walks
+/// through with no one coming the other way ([`ValidPattern::narrowed_one_way`]): a
+/// twentieth of a radius between neighbours, but at least [`ONE_WAY_GAP`]. How fast a
+/// formation files through a gap is how closely its ranks follow each other: three files of
+/// units of radius 0.5 at 1.3 m/s carry 3.1 units a second through a 4 m gap 2.5 radii
+/// apart, 3.7 at 2.1.
+pub const ONE_WAY_SPACING_RADII: f32 = 2.1;
+/// Least gap (world units) between neighbours closed up for a passage walked one way.
+pub const ONE_WAY_GAP: f32 = 0.05;
 /// Fraction of the spacing by which the room across a passage may fall short of one more
 /// file and still take it ([`ValidPattern::narrowed`]).
 pub const FIT_SLACK: f32 = 0.05;
@@ -371,15 +380,43 @@ impl ValidPattern {
     /// [`CLOSED_MARGIN_RADII`] radii of room, never wider than this pattern's own width, at
     /// least one abreast (a column) however narrow the passage.
     pub fn narrowed(&self, count: usize, width: f32, unit_radius: f32) -> ValidPattern {
+        self.closed_up(
+            count,
+            width,
+            unit_radius,
+            (CLOSED_SPACING_RADII, CLOSED_GAP),
+        )
+    }
+
+    /// [`Self::narrowed`] for a passage walked through with no one coming the other way: the
+    /// ranks close up to [`ONE_WAY_SPACING_RADII`] (a gap of at least [`ONE_WAY_GAP`]), so
+    /// more of them pass a point each second. Passing an oncoming formation, or standing where
+    /// the passage ends, units keep the wider spacing of [`Self::narrowed`]: the pushes of
+    /// the other file, or of the walls round a goal, need the room.
+    pub fn narrowed_one_way(&self, count: usize, width: f32, unit_radius: f32) -> ValidPattern {
+        self.closed_up(
+            count,
+            width,
+            unit_radius,
+            (ONE_WAY_SPACING_RADII, ONE_WAY_GAP),
+        )
+    }
+
+    /// [`Self::narrowed`] with the spacing `radii` unit radii and the least gap `gap`.
+    fn closed_up(
+        &self,
+        count: usize,
+        width: f32,
+        unit_radius: f32,
+        (radii, gap): (f32, f32),
+    ) -> ValidPattern {
         let r = if unit_radius.is_finite() && unit_radius > 0.0 {
             unit_radius
         } else {
             self.0.unit_radius
         };
         let spacing = if r > 0.0 {
-            self.0
-                .spacing
-                .min((CLOSED_SPACING_RADII * r).max(2.0 * r + CLOSED_GAP))
+            self.0.spacing.min((radii * r).max(2.0 * r + gap))
         } else {
             self.0.spacing
         };

@@ -63,7 +63,16 @@ impl World {
             let Some(f) = self.formations.get_mut(id) else {
                 return;
             };
-            let closed = f.base_pattern.narrowed(n, width, radius);
+            // Walking through a passage, its ranks follow each other closely. Closing on a
+            // goal in the narrows, or passing an oncoming formation in a half with no room
+            // to spare beside its file (the two files brush past each other), its units keep
+            // room between them.
+            let cramped = passing.is_some_and(|w| w < 2.0 * radius + CRAMPED_SLACK);
+            let closed = if cramped || narrows_reach_goal(f, ahead, depth + 2.0) {
+                f.base_pattern.narrowed(n, width, radius)
+            } else {
+                f.base_pattern.narrowed_one_way(n, width, radius)
+            };
             if f.narrowed.as_ref() != Some(&closed) {
                 f.narrowed = Some(closed);
                 f.needs_assignment = true;
@@ -294,6 +303,27 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
     f.narrows
         .iter()
         .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
+}
+
+/// Metres beside a file of its widest member that a formation passing an oncoming one needs
+/// in its half of the passage to close up as for a passage walked one way.
+const CRAMPED_SLACK: f32 = 0.5;
+
+/// Metres short of its path's end within which a narrow stretch counts as reaching its goal.
+const AT_GOAL: f32 = 1.0;
+
+/// Whether a narrow stretch of the path within `ahead` in front of the anchor or `behind`
+/// behind it runs on to the path's end: the formation closes on its goal in it rather than
+/// walking through it.
+fn narrows_reach_goal(f: &Formation, ahead: f32, behind: f32) -> bool {
+    if f.narrows.is_empty() || f.path.len() < 2 {
+        return false;
+    }
+    let s = arc_length_at_anchor(f);
+    let end: f32 = f.path.windows(2).map(|w| (w[1] - w[0]).length()).sum();
+    f.narrows
+        .iter()
+        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead && n1 >= end - AT_GOAL)
 }
 
 /// The middle of the first narrow stretch of the formation's path that is not behind its
