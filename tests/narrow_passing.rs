@@ -140,3 +140,49 @@ fn three_squads_from_each_end_of_a_4_m_corridor_pass_without_waiting() {
     let (_, waited) = three_from_each_end(4.0, 360.0);
     assert!(!waited, "a squad waited for an oncoming one");
 }
+
+/// A 6 m corridor holds two files each way. Closed up for the corridor, a squad's ranks follow
+/// each other 2.1 radii apart (`ValidPattern::narrowed_one_way`), as they do passing an
+/// oncoming squad where its half holds its file with room to spare: all six squads hold at
+/// their goals in 207 s (240 s with the ranks 2.5 radii apart).
+#[test]
+fn three_squads_from_each_end_of_a_6_m_corridor_pass_closely_ranked() {
+    three_from_each_end(6.0, 225.0);
+}
+
+/// The spacing a squad closes up to: 2.1 radii alone in a passage, 2.5 passing an oncoming
+/// squad in a half that holds just its file (in a 3 m corridor: the two files brush past
+/// each other, and closer ranks were pressed into each other up to 10 % of their radii).
+#[test]
+fn ranks_close_up_tighter_alone_than_passing_in_single_file() {
+    let spacing_while = |width: f32, oncoming: bool| -> f32 {
+        let mut world = corridor(width);
+        let f = squad(
+            &mut world,
+            50,
+            Vec2::new(20.0, 30.0),
+            Vec2::new(180.0, 30.0),
+        );
+        if oncoming {
+            squad(
+                &mut world,
+                50,
+                Vec2::new(180.0, 30.0),
+                Vec2::new(20.0, 30.0),
+            );
+        }
+        for _ in 0..(120.0 / DT) as u32 {
+            world.step(DT);
+            let squad = world.formation(f).expect("squad");
+            // In the corridor's middle (where the two pass, when there are two).
+            if squad.anchor.position.x > 95.0 && squad.in_column {
+                return squad.pattern().spacing();
+            }
+        }
+        panic!("the squad did not reach the corridor's middle closed up");
+    };
+    let alone = spacing_while(3.0, false);
+    let passing = spacing_while(3.0, true);
+    assert!((alone - 1.05).abs() < 1e-4, "alone: {alone}");
+    assert!((passing - 1.25).abs() < 1e-4, "passing: {passing}");
+}

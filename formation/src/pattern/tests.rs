@@ -387,3 +387,26 @@ fn layout_reuses_the_buffer_and_caps_the_count() {
     let huge = valid(PatternKind::Column);
     assert!((huge.depth(usize::MAX) - ((MAX_MEMBERS - 1) as f32 * 1.5 + 1.0)).abs() < 1.0);
 }
+
+/// Closed up for a 4 m gap, a box of 50 walkers (radius 0.5) stands in three files: 1.25 m
+/// apart for a passage walked both ways, 1.05 m for one walked one way (5 cm between units);
+/// a 5 m gap takes a fourth file only at the closer spacing.
+#[test]
+fn narrowed_one_way_closes_up_tighter_in_as_many_files() {
+    let boxed = valid(PatternKind::Box);
+    let both = boxed.narrowed(50, 4.0, 0.5);
+    let one = boxed.narrowed_one_way(50, 4.0, 0.5);
+    assert_eq!(both.pattern().kind, PatternKind::Ranks(3));
+    assert_eq!(one.pattern().kind, PatternKind::Ranks(3));
+    assert!((both.spacing() - 1.25).abs() < 1e-6, "{}", both.spacing());
+    assert!((one.spacing() - 1.05).abs() < 1e-6, "{}", one.spacing());
+    assert!(one.depth(50) < both.depth(50));
+    assert_eq!(
+        boxed.narrowed(50, 5.0, 0.5).pattern().kind,
+        PatternKind::Ranks(3)
+    );
+    assert_eq!(
+        boxed.narrowed_one_way(50, 5.0, 0.5).pattern().kind,
+        PatternKind::Ranks(4)
+    );
+}
