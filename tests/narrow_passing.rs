@@ -150,11 +150,12 @@ fn three_squads_from_each_end_of_a_6_m_corridor_pass_closely_ranked() {
     three_from_each_end(6.0, 225.0);
 }
 
-/// The spacing a squad closes up to: 2.1 radii alone in a passage, 2.5 passing an oncoming
-/// squad in a half that holds just its file (in a 3 m corridor: the two files brush past
-/// each other, and closer ranks were pressed into each other up to 10 % of their radii).
+/// The spacing a squad closes up to: 2.1 radii alone in a passage and passing an oncoming
+/// squad in a 4 m corridor, 2.5 passing one in a 3 m corridor (the two files brush past
+/// each other there, and closer ranks were pressed into each other up to 10 % of their
+/// radii).
 #[test]
-fn ranks_close_up_tighter_alone_than_passing_in_single_file() {
+fn ranks_close_up_tighter_unless_passing_with_no_room_beside_their_file() {
     let spacing_while = |width: f32, oncoming: bool| -> f32 {
         let mut world = corridor(width);
         let f = squad(
@@ -183,6 +184,11 @@ fn ranks_close_up_tighter_alone_than_passing_in_single_file() {
     };
     let alone = spacing_while(3.0, false);
     let passing = spacing_while(3.0, true);
+    let passing_wider = spacing_while(4.0, true);
     assert!((alone - 1.05).abs() < 1e-4, "alone: {alone}");
     assert!((passing - 1.25).abs() < 1e-4, "passing: {passing}");
+    assert!(
+        (passing_wider - 1.05).abs() < 1e-4,
+        "passing in 4 m: {passing_wider}"
+    );
 }

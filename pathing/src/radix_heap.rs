@@ -25,8 +25,8 @@ impl Default for RadixHeap {
 }
 
 /// The buckets A*'s open list fills (see [`RadixHeap::reserve`]): keys first differing from
-/// the last popped in bits 15 to 26 (the mantissa's highest, the exponent's lowest).
-const BUSY_BUCKETS: std::ops::RangeInclusive<usize> = 16..=27;
+/// the last popped in bits 13 to 26 (the mantissa's highest, the exponent's lowest).
+const BUSY_BUCKETS: std::ops::RangeInclusive<usize> = 14..=27;
 
 #[inline]
 fn bucket(key: u32, last: u32) -> usize {
@@ -34,14 +34,14 @@ fn bucket(key: u32, last: u32) -> usize {
 }
 
 impl RadixHeap {
-    /// Room for `n` entries in all: three times `n` in each of [`BUSY_BUCKETS`], a quarter of
-    /// `n` in each of the others (so a search whose open list stays below that does not grow
-    /// them). A* pushes path costs: the keys in the queue at one time lie within a small
-    /// factor of the last one popped, so they first differ from it in the lowest bits of the
-    /// exponent or the highest of the mantissa, and the other buckets stay nearly empty. The
-    /// standard army's searches on its 1 km map fill the busy buckets to about 500 entries
-    /// each (with every bucket given the same room, 256, a unit's detour grew one of them in
-    /// the middle of a march).
+    /// Room for three times `n` entries in each of [`BUSY_BUCKETS`] and a quarter of `n` in
+    /// each of the others (so a search whose open list stays below that does not grow them).
+    /// A* pushes path costs: the keys in the queue at one time lie within a small factor of
+    /// the last one popped, so they first differ from it in the lowest bits of the exponent
+    /// or the highest of the mantissa, and the other buckets hold few. The standard army's
+    /// searches on its 1 km map fill the busy buckets to about 500 entries each and the ones
+    /// below them to at most 130 (with every bucket given the same room, 256, a unit's detour
+    /// grew one of them in the middle of a march of singles).
     pub fn reserve(&mut self, n: usize) {
         for (i, b) in self.buckets.iter_mut().enumerate() {
             b.reserve_total(if BUSY_BUCKETS.contains(&i) {

@@ -15,9 +15,11 @@
 
 mod quiet;
 mod search;
+mod strays;
 
 pub(crate) use search::GroupRuns;
 use search::{NearKey, insert_nearest};
+use strays::{STRAGGLER_SPEED, STRAY_SPEED};
 
 use cohort_steering::grid::NeighbourSearch;
 use cohort_steering::ops::positive_or_zero;
@@ -196,69 +198,7 @@ const SHARE: f32 = 0.5;
 /// A group shared by no two units (a unit of no formation).
 pub(crate) const NO_GROUP: u32 = u32::MAX;
 
-/// Distance (metres) from its standing slot beyond which a unit walking to it counts as
-/// straying (see [`AvoidanceInput::strays`]).
-const STRAY_DISTANCE: f32 = 2.0;
-
-/// Radii from its slot that stands still beyond which a single unit held where it stands
-/// counts as straying (see [`AvoidanceInput::strays`]).
-const SINGLE_STRAY_RADII: f32 = 2.0;
-
-/// Fraction of its top speed a stray walks at (slow enough for the standing units it passes
-/// to step aside in time).
-const STRAY_SPEED: f32 = 0.5;
-
-/// Fraction of its top speed a member left behind by its formation walks out of the crowd
-/// holding it at (the crowd's units, waiting their own turn, have little room to step aside).
-const STRAGGLER_SPEED: f32 = 0.35;
-
-/// Speed (m/s) below which a member left behind by its formation counts as held where it is
-/// (see [`AvoidanceInput::strays`]); one walking faster after its formation is left to its
-/// steering.
-const HELD_SPEED: f32 = 0.3;
-
 impl AvoidanceInput<'_> {
-    /// Whether unit `i` strays: it walks to a slot that stands still, more than
-    /// [`STRAY_DISTANCE`] away (a member that ended beyond another formation's standing box,
-    /// or was pushed far off its place), or it was left behind by its marching formation
-    /// ([`Heading::Straggling`]) and stands held (slower than [`HELD_SPEED`]: in another
-    /// formation's crowd; it walks at [`STRAGGLER_SPEED`]). Like a single opening a lane, it
-    /// walks through the units of standing formations, which take all of the avoidance
-    /// between them and step aside: standing formations close around it otherwise, and it
-    /// stays outside its own for good (a member left behind, until its formation arrives).
-    /// A single unit strays too when it stands held more than [`SINGLE_STRAY_RADII`] radii
-    /// from its slot: in a crowd of arrived units its neighbours' pushes balanced its pull to
-    /// its goal and left it standing short of it (two such singles, each in the other's way,
-    /// stood for good).
-    pub(super) fn strays(&self, i: usize) -> bool {
-        let (Some(&(goal, _)), Some(&heading), Some(&at)) = (
-            self.goals.get(i),
-            self.headings.get(i),
-            self.positions.get(i),
-        ) else {
-            return false;
-        };
-        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
-        let held = || {
-            self.velocities
-                .get(i)
-                .is_some_and(|v| v.length_squared() < HELD_SPEED * HELD_SPEED)
-        };
-        let size = self.runs.map_or(0, |r| r.size_of(group));
-        match heading {
-            Heading::StillSlot | Heading::MovingSlot if size == 1 => {
-                let radius = self.radii.get(i).copied().unwrap_or(0.0);
-                let far = SINGLE_STRAY_RADII * radius;
-                (goal - at).length_squared() > far * far && held()
-            }
-            Heading::StillSlot => {
-                size > 1 && (goal - at).length_squared() > STRAY_DISTANCE * STRAY_DISTANCE
-            }
-            Heading::Straggling => size > 1 && held(),
-            Heading::Detour | Heading::MovingSlot => false,
-        }
-    }
-
     /// Whether unit `i`'s top-level formation is near another one this tick.
     pub(super) fn in_traffic(&self, i: usize) -> bool {
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);

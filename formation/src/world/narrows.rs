@@ -13,11 +13,14 @@ use crate::ids::FormationId;
 const HELD_FRACTION: f32 = 0.5;
 
 impl World {
-    /// Closes a moving top-level formation up into ranks that fit ([`ValidPattern::narrowed`])
-    /// ahead of a passage narrower than its pattern, and opens it back out once the passage is
-    /// behind it.
+    /// Closes a moving top-level formation up into ranks that fit
+    /// ([`ValidPattern::narrowed_one_way`], or [`ValidPattern::narrowed`] passing an oncoming
+    /// formation in a passage with no room beside its file, or closing on a goal in the
+    /// narrows) ahead of a passage narrower than its pattern, and opens it back out once the
+    /// passage is behind it.
     ///
     /// [`ValidPattern::narrowed`]: crate::ValidPattern::narrowed
+    /// [`ValidPattern::narrowed_one_way`]: crate::ValidPattern::narrowed_one_way
     pub(super) fn switch_for_narrows(&mut self, id: FormationId) {
         let Some(f) = self.formations.get_mut(id) else {
             return;
@@ -64,11 +67,15 @@ impl World {
                 return;
             };
             // Walking through a passage, its ranks follow each other closely. Closing on a
-            // goal in the narrows, or passing an oncoming formation in a half with no room
-            // to spare beside its file (the two files brush past each other), its units keep
-            // room between them.
+            // goal in the narrows, passing an oncoming formation with no room to spare beside
+            // its file (the two files brush past each other), or of members wider than
+            // [`ONE_WAY_MAX_RADIUS`], its members keep room between them. (Chosen when it
+            // closes up, or up further for a narrower half.)
             let cramped = passing.is_some_and(|w| w < 2.0 * radius + CRAMPED_SLACK);
-            let closed = if cramped || narrows_reach_goal(f, ahead, depth + 2.0) {
+            let closed = if cramped
+                || radius > ONE_WAY_MAX_RADIUS
+                || narrows_reach_goal(f, ahead, depth + 2.0)
+            {
                 f.base_pattern.narrowed(n, width, radius)
             } else {
                 f.base_pattern.narrowed_one_way(n, width, radius)
@@ -306,15 +313,27 @@ fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
 }
 
 /// Metres beside a file of its widest member that a formation passing an oncoming one needs
-/// in its half of the passage to close up as for a passage walked one way.
-const CRAMPED_SLACK: f32 = 0.5;
+/// in the width it narrows to (its half of the passage, less half of `PASS_MARGIN`) to close
+/// up as for a passage walked one way: for units of radius 0.5, passages narrower than 3.5 m.
+/// (Not half a metre: the half of a 4 m corridor is exactly that, and rounding chose.)
+const CRAMPED_SLACK: f32 = 0.25;
+
+/// Largest half-width (metres) of the widest member (a unit's radius, a sub-formation's
+/// half-width) of a formation whose ranks close up to `ValidPattern::narrowed_one_way`:
+/// formations of larger units (vehicles; RVO2's Blocks has units of radius 2) and of
+/// sub-formations keep `ValidPattern::narrowed`. With closer ranks, the squads of units of radius 2 in
+/// copies of blocks_squads moved a few centimetres west were pressed against the blocks'
+/// faces longer: 262 to 340 s and 20 to 51 units counted stuck, against 241 to 252 s and 8
+/// to 28.
+const ONE_WAY_MAX_RADIUS: f32 = 1.0;
 
 /// Metres short of its path's end within which a narrow stretch counts as reaching its goal.
 const AT_GOAL: f32 = 1.0;
 
 /// Whether a narrow stretch of the path within `ahead` in front of the anchor or `behind`
-/// behind it runs on to the path's end: the formation closes on its goal in it rather than
-/// walking through it.
+/// behind it runs on to the path's end: the formation will close on its goal in it rather
+/// than walk through it (however long the stretch: the spacing chosen when it closes up is
+/// kept to the goal).
 fn narrows_reach_goal(f: &Formation, ahead: f32, behind: f32) -> bool {
     if f.narrows.is_empty() || f.path.len() < 2 {
         return false;
