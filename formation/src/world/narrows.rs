@@ -303,13 +303,22 @@ pub(super) fn point_at(path: &[Vec2], s: f32) -> Vec2 {
 /// Whether a narrow stretch of the path lies within `ahead` in front of the anchor or `behind`
 /// behind it (arc length along the path).
 fn path_narrower_near(f: &Formation, ahead: f32, behind: f32) -> bool {
-    if f.narrows.is_empty() || f.path.len() < 2 {
-        return false;
-    }
-    let s = arc_length_at_anchor(f);
+    narrows_near(f, ahead, behind).next().is_some()
+}
+
+/// The narrow stretches `(start, end)` (arc length along the path) that reach within `ahead`
+/// in front of the anchor or `behind` behind it.
+fn narrows_near(f: &Formation, ahead: f32, behind: f32) -> impl Iterator<Item = (f32, f32)> {
+    let s = if f.path.len() < 2 {
+        f32::NAN
+    } else {
+        arc_length_at_anchor(f)
+    };
+    // A NaN `s` (no path) passes none.
     f.narrows
         .iter()
-        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
+        .copied()
+        .filter(move |&(n0, n1)| n1 >= s - behind && n0 <= s + ahead)
 }
 
 /// Metres beside a file of its widest member that a formation passing an oncoming one needs
@@ -321,10 +330,10 @@ const CRAMPED_SLACK: f32 = 0.25;
 /// Largest half-width (metres) of the widest member (a unit's radius, a sub-formation's
 /// half-width) of a formation whose ranks close up to `ValidPattern::narrowed_one_way`:
 /// formations of larger units (vehicles; RVO2's Blocks has units of radius 2) and of
-/// sub-formations keep `ValidPattern::narrowed`. With closer ranks, the squads of units of radius 2 in
-/// copies of blocks_squads moved a few centimetres west were pressed against the blocks'
-/// faces longer: 262 to 340 s and 20 to 51 units counted stuck, against 241 to 252 s and 8
-/// to 28.
+/// sub-formations keep `ValidPattern::narrowed`. With closer ranks, the squads of units of
+/// radius 2 in copies of blocks_squads moved a few centimetres west were pressed against the
+/// blocks' faces longer: 262 to 340 s and 20 to 51 units counted stuck, against 241 to
+/// 252 s and 8 to 28.
 const ONE_WAY_MAX_RADIUS: f32 = 1.0;
 
 /// Metres short of its path's end within which a narrow stretch counts as reaching its goal.
@@ -335,14 +344,8 @@ const AT_GOAL: f32 = 1.0;
 /// than walk through it (however long the stretch: the spacing chosen when it closes up is
 /// kept to the goal).
 fn narrows_reach_goal(f: &Formation, ahead: f32, behind: f32) -> bool {
-    if f.narrows.is_empty() || f.path.len() < 2 {
-        return false;
-    }
-    let s = arc_length_at_anchor(f);
     let end: f32 = f.path.windows(2).map(|w| (w[1] - w[0]).length()).sum();
-    f.narrows
-        .iter()
-        .any(|&(n0, n1)| n1 >= s - behind && n0 <= s + ahead && n1 >= end - AT_GOAL)
+    narrows_near(f, ahead, behind).any(|(_, n1)| n1 >= end - AT_GOAL)
 }
 
 /// The middle of the first narrow stretch of the formation's path that is not behind its
