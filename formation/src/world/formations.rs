@@ -7,7 +7,7 @@
 use cohort_steering::{Vec2, truncate};
 
 use super::narrows::narrow_stretches;
-use super::single_walk::SINGLE_PATH_ROOM;
+use super::single_walk::{SINGLE_FIT, SINGLE_PATH_ROOM};
 use super::tally::tally_formation;
 use super::{World, member_position};
 use crate::formation::{Member, Motion};
@@ -152,8 +152,10 @@ impl World {
         let unit_radius = self.largest_radius(id);
         let from = f.anchor.position;
         let jump = self.formation_jump_ability(id);
+        // A single keeps room to line up with a gap (see `SINGLE_FIT`).
+        let fit = if f.is_single() { SINGLE_FIT } else { 1.0 };
         // Small obstacles do not bend the anchor's path (members steer round them).
-        let mut plan = self.plan_formation_path(from, goal, half_width, unit_radius, jump);
+        let mut plan = self.plan_formation_path(from, goal, half_width, fit * unit_radius, jump);
         // No path keeps the pattern's half-width: the formation closes up into ranks for the
         // narrow stretches (see `narrows.rs`). A path down the middle of the passages lets
         // those ranks be as wide as the passages, where one hugging the corners at a unit's
