@@ -238,7 +238,9 @@ impl AvoidanceInput<'_> {
                 .copied()
                 .unwrap_or(LaneOpener::No)
         };
-        let opens_lane = |g: u32| opener(g) != LaneOpener::No;
+        let opens_lane = |g: u32| opener(g).opens();
+        // A group creeping behind its own members walks through standing formations only.
+        let creeping = group != NO_GROUP && opener(group) == LaneOpener::Creeping;
         let strays = self.strays(i);
         let mover = opens_lane(group) || strays;
         // A straying unit prefers its way to its slot at [`STRAY_SPEED`], whatever the crowd
@@ -274,6 +276,7 @@ impl AvoidanceInput<'_> {
             let rejects = |other: u32| {
                 (group != NO_GROUP && other == group)
                     || (mover && other != NO_GROUP && !opens_lane(other))
+                    || (creeping && other != NO_GROUP && opener(other) == LaneOpener::Stands)
             };
             match (search, self.runs) {
                 (super::units::Search::Grid(grid), Some(runs)) if runs.fits(grid.len()) => {

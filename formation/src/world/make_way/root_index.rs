@@ -60,6 +60,9 @@ pub(crate) struct RootEntry {
     pub(super) small_group: bool,
     /// The lane it opens, if it moves ([`Lane::new`]).
     pub(super) lane: Option<Lane>,
+    /// The lane a group of a few units creeping behind its own members opens through
+    /// standing formations only ([`Lane::creeping`]); its units avoid everyone as before.
+    pub(super) creep: Option<Lane>,
     /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
     pub(super) follow_gap: f32,
     /// Where its anchor faces (the heading of a mover too slow to have a lane).
@@ -145,6 +148,9 @@ impl RootEntry {
                 }
                 lane
             }),
+            creep: (small_group && !f.is_single())
+                .then(|| Lane::creeping(position, velocity, f.half_extent, moving, f.mean_lag))
+                .flatten(),
             follow_gap: f.settings.follow_gap,
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,

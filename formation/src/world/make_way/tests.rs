@@ -22,6 +22,7 @@ fn lane_strategy() -> impl Strategy<Value = Lane> {
                 behind: half_length + super::LANE_BEHIND,
                 ahead: half_length + super::LANE_AHEAD + speed,
                 speed,
+                creeping: false,
             }
         })
 }

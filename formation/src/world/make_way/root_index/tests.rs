@@ -52,6 +52,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             single: k % 5 == 4,
             small_group: k % 5 == 4,
             lane: Lane::new(position, velocity, half_extent, moving),
+            creep: None,
             follow_gap: 2.0,
             facing: velocity.try_normalize().unwrap_or(Vec2::X),
             top_speed: 3.0,
