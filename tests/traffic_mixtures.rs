@@ -1,7 +1,9 @@
 //! Random mixtures of singles, small groups and squads crossing a map of blocks, each
 //! formation to its own goal: every formation arrives and holds, and no two units overlap by
 //! more than 5 % of their radii. The layouts come from a fixed generator (a seed each), so a
-//! layout that once locked is kept as a regression by its seed.
+//! layout that once locked is kept as a regression by its seed. Walkers (radius 0.5, 1.3 m/s)
+//! only, or each formation's units of one of six radii (0.4 to 2 m: walkers to vehicles) and
+//! four top speeds (1 to 3 m/s).
 
 use cohort::formation::pattern::{Pattern, PatternKind};
 use cohort::formation::{FormationId, FormationSpec, Member, Order, World, WorldSettings};
@@ -25,10 +27,11 @@ impl Rng {
     }
 }
 
-/// Layout `seed`: 3 to 7 rectangular blocks, and 6 to 15 formations of 1 to 30 units (radius
-/// 0.5, 1.3 m/s) in four patterns, each at least 60 m from its goal, none starting or ending
-/// on another's spot, all ordered to their goals.
-fn mixture(seed: u64) -> (World, Vec<FormationId>) {
+/// Layout `seed`: 3 to 7 rectangular blocks, and 6 to 15 formations of 1 to 30 units in four
+/// patterns, each at least 60 m from its goal, none starting or ending on another's spot, all
+/// ordered to their goals. The units are walkers (radius 0.5, 1.3 m/s), or with `varied` each
+/// formation's of a radius and a top speed drawn for it.
+fn mixture(seed: u64, varied: bool) -> (World, Vec<FormationId>) {
     let mut r = Rng(seed * 104_729 + 31);
     for _ in 0..5 {
         r.next();
@@ -69,7 +72,11 @@ fn mixture(seed: u64) -> (World, Vec<FormationId>) {
     while formations.len() < count && tries < 2000 {
         tries += 1;
         let n = sizes[(r.next() * sizes.len() as f32) as usize % sizes.len()];
-        let room = 1.5 * (n as f32).sqrt() + 1.5;
+        let room = if varied {
+            6.0 * (n as f32).sqrt() + 4.0
+        } else {
+            1.5 * (n as f32).sqrt() + 1.5
+        };
         let at = Vec2::new(r.next() * SIDE, r.next() * SIDE);
         let goal = Vec2::new(r.next() * SIDE, r.next() * SIDE);
         let taken = |spots: &[(Vec2, f32)], p: Vec2| {
@@ -88,18 +95,27 @@ fn mixture(seed: u64) -> (World, Vec<FormationId>) {
         starts.push((at, room));
         goals.push((goal, room));
         let kind = kinds[(r.next() * 4.0) as usize % 4].clone();
+        let (radius, speed) = if varied {
+            (
+                [0.4, 0.5, 0.5, 0.8, 1.2, 2.0][(r.next() * 6.0) as usize % 6],
+                [1.0, 1.3, 2.0, 3.0][(r.next() * 4.0) as usize % 4],
+            )
+        } else {
+            (0.5, 1.3)
+        };
         let spec = FormationSpec {
-            pattern: Pattern::for_radius(kind, 0.5),
+            pattern: Pattern::for_radius(kind, radius),
             ..FormationSpec::default()
         };
         let facing = (goal - at).normalize_or(Vec2::X);
         let f = world.add_formation(spec, None, at, facing).unwrap();
         let side = (n as f32).sqrt().ceil() as usize;
+        let spacing = 3.0 * radius;
         for i in 0..n {
-            let grid = Vec2::new((i % side) as f32, (i / side) as f32) * 1.5;
-            let p = at + grid - Vec2::splat(0.75 * (side as f32 - 1.0));
+            let grid = Vec2::new((i % side) as f32, (i / side) as f32) * spacing;
+            let p = at + grid - Vec2::splat(0.5 * spacing * (side as f32 - 1.0));
             let u = world
-                .add_unit(Body::new(p, 0.5, 1.3, 3.0).unwrap())
+                .add_unit(Body::new(p, radius, speed, 3.0).unwrap())
                 .unwrap();
             world.add_member(f, Member::Unit(u)).unwrap();
         }
@@ -112,8 +128,8 @@ fn mixture(seed: u64) -> (World, Vec<FormationId>) {
 /// Runs layout `seed` until every formation holds at its goal (at most `limit` seconds):
 /// returns the time they took, or a description of those still moving, and the deepest
 /// overlap seen (sampled every second).
-fn run(seed: u64, limit: f32) -> (Result<f32, String>, f32) {
-    let (mut world, formations) = mixture(seed);
+fn run(seed: u64, varied: bool, limit: f32) -> (Result<f32, String>, f32) {
+    let (mut world, formations) = mixture(seed, varied);
     let mut deepest: f32 = 0.0;
     for tick in 1..=(limit / DT) as u32 {
         world.step(DT);
@@ -145,7 +161,7 @@ fn run(seed: u64, limit: f32) -> (Result<f32, String>, f32) {
 #[test]
 fn mixtures_of_singles_groups_and_squads_all_arrive() {
     for seed in 0..48 {
-        let (arrived, deepest) = run(seed, 700.0);
+        let (arrived, deepest) = run(seed, false, 700.0);
         let t = arrived.unwrap_or_else(|moving| panic!("layout {seed}: still moving: {moving}"));
         assert!(t < 400.0, "layout {seed}: {t:.1} s");
         assert!(deepest <= 0.05, "layout {seed}: overlap {deepest:.3}");
@@ -158,8 +174,21 @@ fn mixtures_of_singles_groups_and_squads_all_arrive() {
 /// group creeping behind its members now opens a lane through standing formations.
 #[test]
 fn a_pair_held_at_a_standing_squad_walks_through_it() {
-    let (arrived, deepest) = run(1478, 400.0);
+    let (arrived, deepest) = run(1478, false, 400.0);
     let t = arrived.unwrap_or_else(|moving| panic!("still moving: {moving}"));
     assert!(t < 250.0, "{t:.1} s");
     assert!(deepest <= 0.05, "overlap {deepest:.3}");
+}
+
+/// Layout 568 is kept: a single vehicle (radius 2) rounding a block's corner met a column of
+/// three vehicles (radius 1.2) coming along the block's face, and neither got by, while
+/// singles kept a tenth of their radius clear of obstacles instead of 5 cm.
+#[test]
+fn mixtures_of_vehicles_and_walkers_all_arrive() {
+    for seed in (0..24).chain([568]) {
+        let (arrived, deepest) = run(seed, true, 900.0);
+        let t = arrived.unwrap_or_else(|moving| panic!("layout {seed}: still moving: {moving}"));
+        assert!(t < 500.0, "layout {seed}: {t:.1} s");
+        assert!(deepest <= 0.05, "layout {seed}: overlap {deepest:.3}");
+    }
 }

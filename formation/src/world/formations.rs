@@ -153,9 +153,9 @@ impl World {
         let from = f.anchor.position;
         let jump = self.formation_jump_ability(id);
         // A single keeps room to line up with a gap (see `SINGLE_FIT`).
-        let fit = if f.is_single() { SINGLE_FIT } else { 1.0 };
+        let fit = if f.is_single() { SINGLE_FIT } else { 0.0 };
         // Small obstacles do not bend the anchor's path (members steer round them).
-        let mut plan = self.plan_formation_path(from, goal, half_width, fit * unit_radius, jump);
+        let mut plan = self.plan_formation_path(from, goal, half_width, unit_radius + fit, jump);
         // No path keeps the pattern's half-width: the formation closes up into ranks for the
         // narrow stretches (see `narrows.rs`). A path down the middle of the passages lets
         // those ranks be as wide as the passages, where one hugging the corners at a unit's

@@ -35,12 +35,14 @@ const SINGLE_LEAD_TIME: f32 = 0.5;
 /// side.
 const PASS_NEAR_GOAL: f32 = 3.0;
 
-/// The least clearance a single's path keeps, as a multiple of its unit's radius: a single
-/// plans only through gaps a tenth wider than its unit. Through a slit a few centimetres wider
-/// than the unit, one that came to the slit's mouth along a wall pressed into the corner
+/// Metres of clearance a single's path keeps beyond its unit's radius: a single plans only
+/// through gaps a tenth of a metre wider than its unit. Through a slit a few centimetres
+/// wider than the unit, one that came to the slit's mouth along a wall pressed into the corner
 /// beside it for good: its steering, its avoidance of the slit's two walls and the map's
-/// constraints leave no velocity that lines it up with the slit from there.
-pub(super) const SINGLE_FIT: f32 = 1.1;
+/// constraints leave no velocity that lines it up with the slit from there. (A tenth of the
+/// radius instead kept a vehicle of radius 2 a fifth of a metre further from a block's corner,
+/// where it met a column of other vehicles head-on and neither got by.)
+pub(super) const SINGLE_FIT: f32 = 0.05;
 
 /// Least lead of a single's anchor, metres.
 const SINGLE_LEAD_MIN: f32 = 0.5;
@@ -146,7 +148,7 @@ impl World {
             .formation_nav
             .terrain(self.terrain.map(), small)
             .unwrap_or(&self.terrain);
-        let query = Terrain::plan_query(from, goal, radius, SINGLE_FIT * radius, jump);
+        let query = Terrain::plan_query(from, goal, radius, radius + SINGLE_FIT, jump);
         let scratch = &mut self.scratch;
         // The buffers the unit stage's detours use, grown for this graph (no-ops once warm).
         scratch.path.reserve_for(terrain.navgraph());
