@@ -28,6 +28,7 @@ use crate::formation::Member;
 
 mod following;
 mod keep_right;
+mod lane;
 mod meetings;
 mod passage_turns;
 mod passing;
@@ -39,6 +40,7 @@ mod track_grid;
 mod zipper;
 
 use keep_right::keep_right_in_passage;
+use lane::{LANE_BEHIND, LANE_MARGIN, Lane};
 
 use passing::{pass_shift, passing_velocity};
 use passing::{pass_width, still_passing};
@@ -47,19 +49,6 @@ use super::lane_edge::LaneEdge;
 use root_index::RootEntry;
 pub(crate) use root_index::RootIndex;
 
-/// How far ahead of a mover's front (metres, plus one second of travel) the lane opens.
-const LANE_AHEAD: f32 = 3.0;
-/// How far behind a mover's rear the lane stays open.
-const LANE_BEHIND: f32 = 1.0;
-/// Gap left between a mover's side and a member standing aside.
-const LANE_MARGIN: f32 = 0.3;
-/// Slowest anchor speed (m/s) at which a small group held back by its own members still opens
-/// a lane through standing formations ([`Lane::creeping`]).
-const CREEP_SPEED: f32 = 0.05;
-/// Most metres a creeping group's lane reaches back for its lagging members.
-const MAX_CREEP_LAG: f32 = 8.0;
-/// Slowest anchor speed at which a formation counts as moving through others.
-const MOVING_SPEED: f32 = 0.2;
 /// Look-ahead (seconds of the two formations closing) within which an oncoming formation
 /// is passed.
 const PASS_HORIZON: f32 = 6.0;
@@ -415,132 +404,6 @@ type Formations = slotmap::SlotMap<crate::ids::FormationId, crate::formation::Fo
 /// `most`: a millimetre more, for rounding.
 fn growth(most: f32) -> f32 {
     most + 1e-3
-}
-
-/// The lane a moving top-level formation needs, in its heading's frame.
-#[derive(Clone, Copy, Debug)]
-struct Lane {
-    origin: Vec2,
-    forward: Vec2,
-    left: Vec2,
-    half_width: f32,
-    behind: f32,
-    ahead: f32,
-    speed: f32,
-    /// Whether it opens through standing formations only ([`Lane::creeping`]).
-    creeping: bool,
-}
-
-impl Lane {
-    /// The lane of a top-level formation whose anchor stands at `position` moving at
-    /// `velocity`, with the pattern's `half_extent`; `None` unless it is `moving` faster
-    /// than [`MOVING_SPEED`].
-    fn new(position: Vec2, velocity: Vec2, half_extent: Vec2, moving: bool) -> Option<Self> {
-        if !moving {
-            return None;
-        }
-        let speed = velocity.length();
-        if !(speed > MOVING_SPEED) {
-            return None;
-        }
-        let forward = velocity / speed;
-        // The pattern's extents are in the anchor's frame; the heading may differ a little.
-        Some(Self {
-            origin: position,
-            forward,
-            left: forward.perp(),
-            half_width: half_extent.y,
-            behind: half_extent.x + LANE_BEHIND,
-            ahead: half_extent.x + LANE_AHEAD + speed,
-            speed,
-            creeping: false,
-        })
-    }
-
-    /// The lane of a small group whose anchor creeps, held back by its own members' lag to
-    /// between [`CREEP_SPEED`] and [`MOVING_SPEED`]: it moves aside the members of standing
-    /// formations only. Members held at the edge of a standing formation's box, their slots
-    /// beyond it, held their anchor there, so no lane opened and the group stood for good
-    /// (one of two thousand random mixtures of singles, small groups and squads). Through
-    /// moving formations it opens none, and its units avoid everyone as before: in a march of
-    /// 10,000 units in groups of 4, lanes of groups creeping in a jam, through the groups
-    /// round them, held everyone up. The lane reaches back by the members' mean `lag` (at most
-    /// [`MAX_CREEP_LAG`]). `None` otherwise.
-    fn creeping(
-        position: Vec2,
-        velocity: Vec2,
-        half_extent: Vec2,
-        moving: bool,
-        lag: f32,
-    ) -> Option<Self> {
-        let speed = velocity.length();
-        if !(moving && speed > CREEP_SPEED && speed <= MOVING_SPEED) {
-            return None;
-        }
-        let forward = velocity / speed;
-        Some(Self {
-            origin: position,
-            forward,
-            left: forward.perp(),
-            half_width: half_extent.y,
-            // Back to where its members lag: the standing units between them and their
-            // slots step aside.
-            behind: half_extent.x + LANE_BEHIND + lag.clamp(0.0, MAX_CREEP_LAG),
-            ahead: half_extent.x + LANE_AHEAD + speed,
-            speed,
-            creeping: true,
-        })
-    }
-
-    /// Whether formation `b` is in the lane's way: its bounding circle overlaps the lane,
-    /// and it is not going the same way at a similar speed (following is not passing).
-    fn reaches(&self, b: &RootEntry) -> bool {
-        // The cheapest test first: in a marching army most formations near a mover follow.
-        // A single on the move walks its own path from where it stands: moving its target
-        // aside would only hold it where it is, so avoidance alone takes it round the mover.
-        if b.moving
-            && (self.creeping || b.single || !(b.velocity.dot(self.forward) < 0.5 * self.speed))
-        {
-            return false;
-        }
-        let r = b.half_extent.length() + LANE_MARGIN;
-        let rel = b.position - self.origin;
-        let along = rel.dot(self.forward);
-        if along < -self.behind - r || along > self.ahead + r {
-            return false;
-        }
-        // (Written so that NaN passes, as every test above lets it.)
-        !(rel.dot(self.left).abs() > self.half_width + r)
-    }
-
-    /// Whether no body whose position plus radius lies within `reach` of `centre` stands
-    /// in the lane, so [`Self::aside`] leaves all of them where they are (with a centimetre
-    /// to spare for rounding).
-    fn misses(&self, centre: Vec2, reach: f32) -> bool {
-        let reach = reach + 0.01;
-        let rel = centre - self.origin;
-        let along = rel.dot(self.forward);
-        along < -self.behind - reach
-            || along > self.ahead + reach
-            || rel.dot(self.left).abs() >= self.half_width + reach + LANE_MARGIN
-    }
-
-    /// `p` moved sideways to the nearer edge of the lane if a body of `radius` there would
-    /// stand in it; `p` itself otherwise.
-    fn aside(&self, p: Vec2, radius: f32) -> Vec2 {
-        let rel = p - self.origin;
-        let along = rel.dot(self.forward);
-        if along < -self.behind || along > self.ahead {
-            return p;
-        }
-        let lat = rel.dot(self.left);
-        let need = self.half_width + radius + LANE_MARGIN;
-        if lat.abs() >= need {
-            return p;
-        }
-        let side = if lat < 0.0 { -1.0 } else { 1.0 };
-        p + self.left * (side * need - lat)
-    }
 }
 
 #[cfg(test)]

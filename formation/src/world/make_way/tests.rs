@@ -19,8 +19,8 @@ fn lane_strategy() -> impl Strategy<Value = Lane> {
                 forward,
                 left: forward.perp(),
                 half_width,
-                behind: half_length + super::LANE_BEHIND,
-                ahead: half_length + super::LANE_AHEAD + speed,
+                behind: half_length + super::lane::LANE_BEHIND,
+                ahead: half_length + super::lane::LANE_AHEAD + speed,
                 speed,
                 creeping: false,
             }
