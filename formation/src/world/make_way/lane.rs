@@ -50,18 +50,14 @@ impl Lane {
         if !(speed > MOVING_SPEED) {
             return None;
         }
-        let forward = velocity / speed;
-        // The pattern's extents are in the anchor's frame; the heading may differ a little.
-        Some(Self {
-            origin: position,
-            forward,
-            left: forward.perp(),
-            half_width: half_extent.y,
-            behind: half_extent.x + LANE_BEHIND,
-            ahead: half_extent.x + LANE_AHEAD + speed,
+        Some(Self::heading(
+            position,
+            velocity,
             speed,
-            creeping: false,
-        })
+            half_extent,
+            0.0,
+            false,
+        ))
     }
 
     /// The lane of a small group whose anchor creeps, held back by its own members' lag to
@@ -84,19 +80,46 @@ impl Lane {
         if !(moving && speed > CREEP_SPEED && speed <= MOVING_SPEED) {
             return None;
         }
+        // Back to where its members lag: the standing units between them and their slots
+        // step aside.
+        let back = if lag > 0.0 {
+            lag.min(MAX_CREEP_LAG)
+        } else {
+            0.0
+        };
+        Some(Self::heading(
+            position,
+            velocity,
+            speed,
+            half_extent,
+            back,
+            true,
+        ))
+    }
+
+    /// The lane of an anchor at `position` moving at `velocity` (of length `speed`, not 0)
+    /// with the pattern's `half_extent`, reaching `back` metres further behind than
+    /// [`LANE_BEHIND`]. The pattern's extents are in the anchor's frame; the heading may
+    /// differ a little.
+    fn heading(
+        position: Vec2,
+        velocity: Vec2,
+        speed: f32,
+        half_extent: Vec2,
+        back: f32,
+        creeping: bool,
+    ) -> Self {
         let forward = velocity / speed;
-        Some(Self {
+        Self {
             origin: position,
             forward,
             left: forward.perp(),
             half_width: half_extent.y,
-            // Back to where its members lag: the standing units between them and their
-            // slots step aside.
-            behind: half_extent.x + LANE_BEHIND + lag.clamp(0.0, MAX_CREEP_LAG),
+            behind: half_extent.x + LANE_BEHIND + back,
             ahead: half_extent.x + LANE_AHEAD + speed,
             speed,
-            creeping: true,
-        })
+            creeping,
+        }
     }
 
     /// Whether formation `b` is in the lane's way: its bounding circle overlaps the lane,
