@@ -180,6 +180,20 @@ fn a_pair_held_at_a_standing_squad_walks_through_it() {
     assert!(deepest <= 0.05, "overlap {deepest:.3}");
 }
 
+/// A Line of 30 walking broadside crossed a trio and carried two of its members off in its
+/// lane, 40 m, to its own goal, where it stood with them pressed against its front. Formations
+/// were judged near each other by the circles holding their slots, so the line's units never
+/// looked for the trio's two far from theirs, never stepped aside, and the two stood there
+/// for good. A member far outside its formation's circle now counts for the formations round
+/// it.
+#[test]
+fn members_carried_off_by_another_formation_come_back() {
+    let (arrived, deepest) = run(2732, false, 700.0);
+    let t = arrived.unwrap_or_else(|moving| panic!("still moving: {moving}"));
+    assert!(t < 400.0, "{t:.1} s");
+    assert!(deepest <= 0.05, "overlap {deepest:.3}");
+}
+
 /// Layout 568 is kept: a single vehicle (radius 2) rounding a block's corner met a column of
 /// three vehicles (radius 1.2) coming along the block's face, and neither got by, while
 /// singles kept a tenth of their radius clear of obstacles instead of 5 cm.

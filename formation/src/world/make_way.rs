@@ -60,6 +60,10 @@ const SIDESTEP_ROOM: f32 = 0.1;
 /// Metres added to the avoidance's neighbour distance when telling which top-level formations
 /// are near each other (members stray a little from their slots).
 const TRAFFIC_SLACK: f32 = 4.0;
+/// Metres an anchor may have moved between the tally and make way (far more than a tick's
+/// walk): a formation whose members all stood within its circle less this at the tally has
+/// none outside it now.
+const FAR_MEMBER_SLACK: f32 = 2.0;
 /// Ticks between two looks of a single at the passage it walks in and the traffic coming
 /// the other way (see `make_way/keep_right.rs`): a look searches 40 s of closing ahead.
 const KEEP_RIGHT_EVERY: u64 = 4;
@@ -185,10 +189,42 @@ impl World {
         // Which are near another one: only their units look for units to avoid.
         group_in_traffic.clear();
         group_in_traffic.resize(roots.len(), false);
-        index.mark_near_pairs(
-            settings.avoidance.neighbour_distance + TRAFFIC_SLACK,
-            group_in_traffic,
-        );
+        let margin = settings.avoidance.neighbour_distance + TRAFFIC_SLACK;
+        index.mark_near_pairs(margin, group_in_traffic);
+        // A member far outside its formation's circle (left behind, or carried off by another
+        // formation that crossed its own) is near whoever stands round it, though the circles
+        // are apart: unmarked, the units of a standing formation it was pressed against never
+        // looked for it, and it stood in front of them for good.
+        for a in index.entries() {
+            let reach = a.half_extent.length() + TRAFFIC_SLACK;
+            let (start, end) = (a.span.0 as usize, a.span.1 as usize);
+            let (Some(ids), Some(tallied)) = (order.get(start..end), tallies.get(start..end))
+            else {
+                continue;
+            };
+            for (&id, t) in ids.iter().zip(tallied) {
+                let Some(f) = formations.get(id) else {
+                    continue;
+                };
+                // The anchor has moved since the tally: by less than its reach.
+                let moved = (f.anchor.position - a.position).length() + FAR_MEMBER_SLACK;
+                if !(t.spread + moved > reach) {
+                    continue;
+                }
+                for m in &f.members {
+                    let Member::Unit(u) = *m else {
+                        continue;
+                    };
+                    let Some(unit) = units.get(u) else {
+                        continue;
+                    };
+                    let (p, r) = (unit.body.position, unit.body.radius);
+                    if (p - a.position).length() + r > reach {
+                        index.mark_near_member(a.root(), p, r, margin, group_in_traffic);
+                    }
+                }
+            }
+        }
         // Which narrow to pass an oncoming one: their units keep to their side of the line
         // between the two (a lane edge). Neighbours moving alike (the same way at the same
         // speed, a couple of metres apart) share one avoidance group: their units leave each

@@ -49,6 +49,11 @@ pub(crate) struct MemberTally {
     /// How far make way has moved the targets out of that circle so far this tick (see
     /// `open_lanes`).
     pub(super) lane_growth: f32,
+    /// Largest distance of a unit member from the anchor as tallied, plus its radius (0 for
+    /// none): a member far outside its formation's extent (left behind, or carried off by
+    /// another formation) is looked for by `open_lanes` when telling which formations are in
+    /// traffic.
+    pub(super) spread: f32,
 }
 
 impl MemberTally {
@@ -131,6 +136,8 @@ fn measure(
                     speed = speed.min(u.body.max_speed);
                     accel = accel.min(u.body.max_force / u.body.mass);
                     tally.average.add(u.body.position, u.body.velocity);
+                    let from_anchor = (u.body.position - f.anchor.position).length();
+                    tally.spread = tally.spread.max(from_anchor + u.body.radius);
                     if let Some(t) = u.slot_target {
                         let ahead = t.position - u.body.position;
                         tally.lag += ahead.length();

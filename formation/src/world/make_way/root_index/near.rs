@@ -1,5 +1,7 @@
 //! Which top-level formations are near another (their units look for units to avoid).
 
+use cohort_steering::Vec2;
+
 use super::{RootEntry, RootIndex};
 
 impl RootIndex {
@@ -70,6 +72,37 @@ impl RootIndex {
                     mark(a, b);
                 }
             }
+        }
+    }
+
+    /// Sets `near[owner]` and `near[root]` of every other root whose bounding circle comes
+    /// within `margin` of a unit of radius `radius` at `at`, a member of root `owner`
+    /// standing outside that one's bounding circle (grown by the slack the margin allows):
+    /// [`Self::mark_near_pairs`] judges formations by their circles, which hold their slots,
+    /// not a member left far from its slot.
+    pub(in crate::world::make_way) fn mark_near_member(
+        &self,
+        owner: u32,
+        at: Vec2,
+        radius: f32,
+        margin: f32,
+        near: &mut [bool],
+    ) {
+        let mut any = false;
+        self.for_each_near(at, radius + margin + self.max_reach, |b| {
+            if b.root == owner {
+                return;
+            }
+            let reach = b.half_extent.length() + radius + margin;
+            if (b.position - at).length_squared() <= reach * reach {
+                if let Some(n) = near.get_mut(b.root as usize) {
+                    *n = true;
+                }
+                any = true;
+            }
+        });
+        if let (true, Some(n)) = (any, near.get_mut(owner as usize)) {
+            *n = true;
         }
     }
 }

@@ -481,6 +481,40 @@ fn formations_go_through_one_passage_alike_only_the_same_way() {
     assert!(!a.through_one_passage_alike(b));
 }
 
+/// A member standing far outside its formation's circle marks its own root and every root
+/// whose circle comes within the margin of it, and nothing else.
+#[test]
+fn a_member_far_from_its_formation_marks_the_roots_round_it() {
+    let roots = [
+        (Vec2::new(10.0, 10.0), Vec2::ZERO, Vec2::splat(2.0), false),
+        (
+            Vec2::new(60.0, 10.0),
+            Vec2::ZERO,
+            Vec2::new(1.0, 20.0),
+            false,
+        ),
+        (Vec2::new(10.0, 90.0), Vec2::ZERO, Vec2::splat(2.0), false),
+    ];
+    let index = index_of(&roots);
+    let margin = 5.0;
+    let mut near = vec![false; 3];
+    index.mark_near_pairs(margin, &mut near);
+    assert_eq!(near, vec![false; 3]);
+    // Each root's place among the roots is its place in `roots`.
+    let owner = |k: usize| k as u32;
+    // 30 m from its own root, 2 m from the edge of root 1's circle (22.4 m round it).
+    let at = Vec2::new(60.0 - 24.4, 10.0);
+    index.mark_near_member(owner(0), at, 0.5, margin, &mut near);
+    let mut want = vec![false; 3];
+    want[owner(0) as usize] = true;
+    want[owner(1) as usize] = true;
+    assert_eq!(near, want);
+    // Beyond every other circle's margin: nothing more.
+    let mut near = vec![false; 3];
+    index.mark_near_member(owner(0), Vec2::new(35.0, 60.0), 0.5, margin, &mut near);
+    assert_eq!(near, vec![false; 3]);
+}
+
 proptest! {
     /// Roots moving alike: a group's roots all move within `ALIKE_SPEED` of each other along
     /// each axis, are all eligible (or the root is alone), are all singles or none, and stand
