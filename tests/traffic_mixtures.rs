@@ -194,6 +194,18 @@ fn members_carried_off_by_another_formation_come_back() {
     assert!(deepest <= 0.05, "overlap {deepest:.3}");
 }
 
+/// Two vehicles (radius 2 and 1.2) met side by side in the mouth of a corridor 6.4 m wide,
+/// too narrow for both, each pressed against the wall on its right. The right-hand rule turned
+/// each one's way to its right, into its wall, and both stood for good. Turned along the
+/// wall instead, each slides past the other.
+#[test]
+fn vehicles_met_in_a_corridor_mouth_slide_past_each_other() {
+    let (arrived, deepest) = run(1894, true, 900.0);
+    let t = arrived.unwrap_or_else(|moving| panic!("still moving: {moving}"));
+    assert!(t < 500.0, "{t:.1} s");
+    assert!(deepest <= 0.05, "overlap {deepest:.3}");
+}
+
 /// Layout 568 is kept: a single vehicle (radius 2) rounding a block's corner met a column of
 /// three vehicles (radius 1.2) coming along the block's face, and neither got by, while
 /// singles kept a tenth of their radius clear of obstacles instead of 5 cm.

@@ -13,10 +13,12 @@
 //! ([`AvoidanceSettings::right_hand`]): each unit tilts its preferred velocity to its own
 //! right when someone comes straight at it, so both pass on the right.
 
+mod along_walls;
 mod quiet;
 mod search;
 mod strays;
 
+use along_walls::along_walls;
 pub(crate) use search::GroupRuns;
 use search::{NearKey, insert_nearest};
 use strays::{STRAGGLER_SPEED, STRAY_SPEED};
@@ -393,7 +395,9 @@ impl AvoidanceInput<'_> {
         let tilt = self.params.right_hand * head_on.min(1.0) * MAX_TILT;
         let preferred = if tilt > 0.0 {
             let (sin, cos) = cohort_steering::ops::sin_cos(-tilt);
-            Vec2::new(cos, sin).rotate(preferred)
+            let turned = Vec2::new(cos, sin).rotate(preferred);
+            // Pressed against a wall, it turns along the wall, not into it.
+            along_walls(preferred, turned, start, body.radius, near_walls)
         } else {
             preferred
         };
