@@ -49,10 +49,10 @@ pub(crate) struct MemberTally {
     /// How far make way has moved the targets out of that circle so far this tick (see
     /// `open_lanes`).
     pub(super) lane_growth: f32,
-    /// Largest distance of a unit member from the anchor as tallied, plus its radius (0 for
-    /// none): a member far outside its formation's extent (left behind, or carried off by
-    /// another formation) is looked for by `open_lanes` when telling which formations are in
-    /// traffic.
+    /// At least the largest distance of a unit member from the anchor as tallied plus its
+    /// radius (the largest distance plus the largest radius; 0 for none): how far outside its
+    /// formation's extent a member stands (left behind, or carried off by another formation),
+    /// which `open_lanes` looks at when telling which formations are in traffic.
     pub(super) spread: f32,
 }
 
@@ -129,6 +129,7 @@ fn measure(
     let mut speed = f32::INFINITY;
     let mut accel = f32::INFINITY;
     let mut ext = Vec2::ZERO;
+    let (mut spread_sq, mut spread_radius) = (0.0f32, 0.0f32);
     for (i, m) in f.members.iter().enumerate() {
         let reach = match *m {
             Member::Unit(u) => match units.get(u) {
@@ -136,8 +137,9 @@ fn measure(
                     speed = speed.min(u.body.max_speed);
                     accel = accel.min(u.body.max_force / u.body.mass);
                     tally.average.add(u.body.position, u.body.velocity);
-                    let from_anchor = (u.body.position - f.anchor.position).length();
-                    tally.spread = tally.spread.max(from_anchor + u.body.radius);
+                    let from_anchor = (u.body.position - f.anchor.position).length_squared();
+                    spread_sq = spread_sq.max(from_anchor);
+                    spread_radius = spread_radius.max(u.body.radius);
                     if let Some(t) = u.slot_target {
                         let ahead = t.position - u.body.position;
                         tally.lag += ahead.length();
@@ -178,6 +180,7 @@ fn measure(
     tally.slowest = if speed.is_finite() { speed } else { 0.0 };
     tally.weakest = if accel.is_finite() { accel } else { 0.0 };
     tally.half_extent = ext;
+    tally.spread = spread_sq.sqrt() + spread_radius;
     tally
 }
 
