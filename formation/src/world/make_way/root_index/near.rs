@@ -75,11 +75,14 @@ impl RootIndex {
         }
     }
 
-    /// Sets `near[owner]` and `near[root]` of every other root whose bounding circle comes
-    /// within `margin` of a unit of radius `radius` at `at`, a member of root `owner`
-    /// standing outside that one's bounding circle (grown by the slack the margin allows):
-    /// [`Self::mark_near_pairs`] judges formations by their circles, which hold their slots,
-    /// not a member left far from its slot.
+    /// Sets `near[owner]` and `near[root]` of every other root standing (not moving) whose
+    /// bounding circle comes within `margin` of a unit of radius `radius` at `at`, a member of
+    /// root `owner` standing outside that one's bounding circle (grown by the slack the
+    /// margin allows): [`Self::mark_near_pairs`] judges formations by their circles, which
+    /// hold their slots, not a member left far from its slot. A standing formation's units
+    /// step aside for such a member (a stray) only if they look for it. Moving formations
+    /// are left out: their units and the member, avoiding each other, held it in the middle
+    /// of a marching box, where, pushing by separation alone, it walks out of it.
     pub(in crate::world::make_way) fn mark_near_member(
         &self,
         owner: u32,
@@ -90,7 +93,7 @@ impl RootIndex {
     ) {
         let mut any = false;
         self.for_each_near(at, radius + margin + self.max_reach, |b| {
-            if b.root == owner {
+            if b.root == owner || b.moving {
                 return;
             }
             let reach = b.half_extent.length() + radius + margin;

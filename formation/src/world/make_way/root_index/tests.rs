@@ -513,6 +513,14 @@ fn a_member_far_from_its_formation_marks_the_roots_round_it() {
     let mut near = vec![false; 3];
     index.mark_near_member(owner(0), Vec2::new(35.0, 60.0), 0.5, margin, &mut near);
     assert_eq!(near, vec![false; 3]);
+    // A moving root is left to the member's separation.
+    let mut moving = roots;
+    moving[1].1 = Vec2::new(1.0, 0.0);
+    moving[1].3 = true;
+    let index = index_of(&moving);
+    let mut near = vec![false; 3];
+    index.mark_near_member(owner(0), at, 0.5, margin, &mut near);
+    assert_eq!(near, vec![false; 3]);
 }
 
 proptest! {
