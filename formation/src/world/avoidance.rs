@@ -396,8 +396,16 @@ impl AvoidanceInput<'_> {
         let preferred = if tilt > 0.0 {
             let (sin, cos) = cohort_steering::ops::sin_cos(-tilt);
             let turned = Vec2::new(cos, sin).rotate(preferred);
-            // Pressed against a wall, it turns along the wall, not into it.
-            along_walls(preferred, turned, start, body.radius, near_walls)
+            // A single pressed against a wall turns along the wall, not into it. (A
+            // formation's members keep the plain turn: their squad-mates close round them
+            // along the wall, and in a corridor a file wide, turned along it, they pressed
+            // into each other.)
+            let single = self.runs.is_some_and(|r| r.size_of(group) == 1);
+            if single {
+                along_walls(preferred, turned, start, body.radius, near_walls)
+            } else {
+                turned
+            }
         } else {
             preferred
         };

@@ -1,5 +1,5 @@
-//! The right-hand rule beside a wall: a unit pressed against a wall turns along it, not into
-//! it (see [`along_walls`]).
+//! The right-hand rule beside a wall: a single pressed against a wall turns along it, not
+//! into it (see [`along_walls`]; `choose` calls it for singles only).
 
 use cohort_steering::{Vec2, Wall};
 
