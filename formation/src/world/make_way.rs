@@ -191,11 +191,23 @@ impl World {
         group_in_traffic.resize(roots.len(), false);
         let margin = settings.avoidance.neighbour_distance + TRAFFIC_SLACK;
         index.mark_near_pairs(margin, group_in_traffic);
+        // The box round every standing root's circle grown by the margin: only a member in
+        // it (grown by its radius) can come near one (a march with no one standing looks no
+        // further).
+        let standing = index
+            .entries()
+            .iter()
+            .filter(|e| !e.moving)
+            .map(|e| {
+                let r = Vec2::splat(e.half_extent.length() + margin);
+                (e.position - r, e.position + r)
+            })
+            .reduce(|(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
         // A member far outside its formation's circle (left behind, or carried off by another
         // formation that crossed its own) is near whoever stands round it, though the circles
         // are apart: unmarked, the units of a standing formation it was pressed against never
         // looked for it, and it stood in front of them for good.
-        for a in index.entries() {
+        for a in index.entries().iter().filter(|_| standing.is_some()) {
             let reach = a.half_extent.length() + TRAFFIC_SLACK;
             let (start, end) = (a.span.0 as usize, a.span.1 as usize);
             let (Some(ids), Some(tallied)) = (order.get(start..end), tallies.get(start..end))
@@ -219,7 +231,10 @@ impl World {
                         continue;
                     };
                     let (p, r) = (unit.body.position, unit.body.radius);
-                    if (p - a.position).length() + r > reach {
+                    let in_box = standing.is_some_and(|(lo, hi)| {
+                        p.x >= lo.x - r && p.y >= lo.y - r && p.x <= hi.x + r && p.y <= hi.y + r
+                    });
+                    if in_box && (p - a.position).length() + r > reach {
                         index.mark_near_member(a.root(), p, r, margin, group_in_traffic);
                     }
                 }
