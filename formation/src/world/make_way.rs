@@ -218,7 +218,9 @@ impl World {
                 let Some(f) = formations.get(id) else {
                     continue;
                 };
-                // The anchor has moved since the tally: by less than its reach.
+                // A member stands at most this much farther from the root's anchor than the
+                // tally found it from its own formation's anchor: the two anchors' distance,
+                // and the slack for that anchor having moved since the tally.
                 let moved = (f.anchor.position - a.position).length() + FAR_MEMBER_SLACK;
                 if !(t.spread + moved > reach) {
                     continue;

@@ -502,7 +502,8 @@ fn a_member_far_from_its_formation_marks_the_roots_round_it() {
     assert_eq!(near, vec![false; 3]);
     // Each root's place among the roots is its place in `roots`.
     let owner = |k: usize| k as u32;
-    // 30 m from its own root, 2 m from the edge of root 1's circle (22.4 m round it).
+    // 26 m from its own root, 4.4 m from the edge of root 1's circle (20 m round it): within
+    // the margin and its radius.
     let at = Vec2::new(60.0 - 24.4, 10.0);
     index.mark_near_member(owner(0), at, 0.5, margin, &mut near);
     let mut want = vec![false; 3];
