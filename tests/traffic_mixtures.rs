@@ -154,13 +154,19 @@ fn run(seed: u64, varied: bool, limit: f32) -> (Result<f32, String>, f32) {
     (Err(moving.join(", ")), deepest)
 }
 
+/// Runs layout `seed` (see [`mixture`]) for at most `limit` seconds and asserts that every
+/// formation holds at its goal within `within` seconds, with no overlap deeper than 5 %.
+fn arrives(seed: u64, varied: bool, limit: f32, within: f32) {
+    let (arrived, deepest) = run(seed, varied, limit);
+    let t = arrived.unwrap_or_else(|moving| panic!("layout {seed}: still moving: {moving}"));
+    assert!(t < within, "layout {seed}: {t:.1} s");
+    assert!(deepest <= 0.05, "layout {seed}: overlap {deepest:.3}");
+}
+
 #[test]
 fn mixtures_of_singles_groups_and_squads_all_arrive() {
     for seed in 0..48 {
-        let (arrived, deepest) = run(seed, false, 700.0);
-        let t = arrived.unwrap_or_else(|moving| panic!("layout {seed}: still moving: {moving}"));
-        assert!(t < 400.0, "layout {seed}: {t:.1} s");
-        assert!(deepest <= 0.05, "layout {seed}: overlap {deepest:.3}");
+        arrives(seed, false, 700.0, 400.0);
     }
 }
 
@@ -174,10 +180,7 @@ fn mixtures_of_singles_groups_and_squads_all_arrive() {
 #[test]
 #[ignore = "the pair still locks in some builds (release without libm); see docs/traffic.md"]
 fn a_pair_held_at_a_standing_squad_walks_through_it() {
-    let (arrived, deepest) = run(1478, false, 400.0);
-    let t = arrived.unwrap_or_else(|moving| panic!("still moving: {moving}"));
-    assert!(t < 250.0, "{t:.1} s");
-    assert!(deepest <= 0.05, "overlap {deepest:.3}");
+    arrives(1478, false, 400.0, 250.0);
 }
 
 /// A Line of 30 walking broadside crossed a trio and carried two of its members off in its
@@ -188,10 +191,7 @@ fn a_pair_held_at_a_standing_squad_walks_through_it() {
 /// it.
 #[test]
 fn members_carried_off_by_another_formation_come_back() {
-    let (arrived, deepest) = run(2732, false, 700.0);
-    let t = arrived.unwrap_or_else(|moving| panic!("still moving: {moving}"));
-    assert!(t < 400.0, "{t:.1} s");
-    assert!(deepest <= 0.05, "overlap {deepest:.3}");
+    arrives(2732, false, 700.0, 400.0);
 }
 
 /// Two vehicles (radius 2 and 1.2) met side by side in the mouth of a corridor 6.4 m wide,
@@ -200,10 +200,7 @@ fn members_carried_off_by_another_formation_come_back() {
 /// wall instead, each slides past the other.
 #[test]
 fn vehicles_met_in_a_corridor_mouth_slide_past_each_other() {
-    let (arrived, deepest) = run(1894, true, 900.0);
-    let t = arrived.unwrap_or_else(|moving| panic!("still moving: {moving}"));
-    assert!(t < 500.0, "{t:.1} s");
-    assert!(deepest <= 0.05, "overlap {deepest:.3}");
+    arrives(1894, true, 900.0, 500.0);
 }
 
 /// Layout 568 is kept: a single vehicle (radius 2) rounding a block's corner met a column of
@@ -212,9 +209,6 @@ fn vehicles_met_in_a_corridor_mouth_slide_past_each_other() {
 #[test]
 fn mixtures_of_vehicles_and_walkers_all_arrive() {
     for seed in (0..24).chain([568]) {
-        let (arrived, deepest) = run(seed, true, 900.0);
-        let t = arrived.unwrap_or_else(|moving| panic!("layout {seed}: still moving: {moving}"));
-        assert!(t < 500.0, "layout {seed}: {t:.1} s");
-        assert!(deepest <= 0.05, "layout {seed}: overlap {deepest:.3}");
+        arrives(seed, true, 900.0, 500.0);
     }
 }
