@@ -206,6 +206,13 @@ impl AvoidanceInput<'_> {
         let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
         group == NO_GROUP || self.in_traffic.get(group as usize).copied().unwrap_or(true)
     }
+
+    /// Whether unit `i` is a single: its avoidance group has no other unit (false when the
+    /// groups' sizes are not known this tick).
+    fn is_single(&self, i: usize) -> bool {
+        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        self.runs.is_some_and(|r| r.size_of(group) == 1)
+    }
 }
 
 impl AvoidanceInput<'_> {
@@ -304,11 +311,7 @@ impl AvoidanceInput<'_> {
         // Of two single strays pressing past each other (each standing where the other's way
         // goes on), the first by key walks on and the other steps aside for it: both
         // pressing, they shuffled round each other for many seconds in a packed crowd.
-        let single_stray = |j: usize| {
-            self.runs
-                .is_some_and(|r| r.size_of(self.groups.get(j).copied().unwrap_or(NO_GROUP)) == 1)
-                && self.strays(j)
-        };
+        let single_stray = |j: usize| self.is_single(j) && self.strays(j);
         let first = strays && single_stray(i);
         if first {
             nearest.retain(|k| {
@@ -400,8 +403,7 @@ impl AvoidanceInput<'_> {
             // formation's members keep the plain turn: their squad-mates close round them
             // along the wall, and in a corridor a file wide, turned along it, they pressed
             // into each other.)
-            let single = self.runs.is_some_and(|r| r.size_of(group) == 1);
-            if single {
+            if self.is_single(i) {
                 along_walls(preferred, turned, start, body.radius, near_walls)
             } else {
                 turned

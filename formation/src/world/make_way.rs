@@ -191,57 +191,15 @@ impl World {
         group_in_traffic.resize(roots.len(), false);
         let margin = settings.avoidance.neighbour_distance + TRAFFIC_SLACK;
         index.mark_near_pairs(margin, group_in_traffic);
-        // The box round every standing root's circle grown by the margin: only a member in
-        // it (grown by its radius) can come near one (a march with no one standing looks no
-        // further).
-        let standing = index
-            .entries()
-            .iter()
-            .filter(|e| !e.moving)
-            .map(|e| {
-                let r = Vec2::splat(e.half_extent.length() + margin);
-                (e.position - r, e.position + r)
-            })
-            .reduce(|(a, b), (lo, hi)| (a.min(lo), b.max(hi)));
-        // A member far outside its formation's circle (left behind, or carried off by another
-        // formation that crossed its own) is near whoever stands round it, though the circles
-        // are apart: unmarked, the units of a standing formation it was pressed against never
-        // looked for it, and it stood in front of them for good.
-        for a in index.entries().iter().filter(|_| standing.is_some()) {
-            let reach = a.half_extent.length() + TRAFFIC_SLACK;
-            let (start, end) = (a.span.0 as usize, a.span.1 as usize);
-            let (Some(ids), Some(tallied)) = (order.get(start..end), tallies.get(start..end))
-            else {
-                continue;
-            };
-            for (&id, t) in ids.iter().zip(tallied) {
-                let Some(f) = formations.get(id) else {
-                    continue;
-                };
-                // A member stands at most this much farther from the root's anchor than the
-                // tally found it from its own formation's anchor: the two anchors' distance,
-                // and the slack for that anchor having moved since the tally.
-                let moved = (f.anchor.position - a.position).length() + FAR_MEMBER_SLACK;
-                if !(t.spread + moved > reach) {
-                    continue;
-                }
-                for m in &f.members {
-                    let Member::Unit(u) = *m else {
-                        continue;
-                    };
-                    let Some(unit) = units.get(u) else {
-                        continue;
-                    };
-                    let (p, r) = (unit.body.position, unit.body.radius);
-                    let in_box = standing.is_some_and(|(lo, hi)| {
-                        p.x >= lo.x - r && p.y >= lo.y - r && p.x <= hi.x + r && p.y <= hi.y + r
-                    });
-                    if in_box && (p - a.position).length() + r > reach {
-                        index.mark_near_member(a.root(), p, r, margin, group_in_traffic);
-                    }
-                }
-            }
-        }
+        // And the members standing far outside their formations' circles.
+        let far = FarMembers {
+            index,
+            order,
+            tallies,
+            formations,
+            units,
+        };
+        far.mark_near(margin, group_in_traffic);
         // Which narrow to pass an oncoming one: their units keep to their side of the line
         // between the two (a lane edge). Neighbours moving alike (the same way at the same
         // speed, a couple of metres apart) share one avoidance group: their units leave each
@@ -326,6 +284,80 @@ impl World {
                     }
                 }
             });
+        }
+    }
+}
+
+/// What marking the members far outside their formations' circles reads: the index of the
+/// top-level formations, the formation order with its tallies (each top-level formation's
+/// subtree is a run of it), the formations and the units.
+struct FarMembers<'a> {
+    index: &'a RootIndex,
+    order: &'a [crate::ids::FormationId],
+    tallies: &'a [super::tally::MemberTally],
+    formations: &'a Formations,
+    units: &'a super::unit_store::UnitStore,
+}
+
+impl FarMembers<'_> {
+    /// Marks in `near` (by place among the roots) each top-level formation with a member
+    /// standing more than [`TRAFFIC_SLACK`] outside its circle near a standing formation,
+    /// and that formation (see [`RootIndex::mark_near_member`]). A member far outside its
+    /// formation's circle (left behind, or carried off by another formation that crossed its
+    /// own) is near whoever stands round it, though the circles are apart: unmarked, the
+    /// units of a standing formation it was pressed against never looked for it, and it
+    /// stood in front of them for good. `margin` is the circles' margin of
+    /// [`RootIndex::mark_near_pairs`].
+    fn mark_near(&self, margin: f32, near: &mut [bool]) {
+        let entries = self.index.entries();
+        // The box round every standing root's circle grown by the margin: only a member in
+        // it (grown by its radius) can come near one (a march with no one standing looks no
+        // further).
+        let Some((lo, hi)) = entries
+            .iter()
+            .filter(|e| !e.moving)
+            .map(|e| {
+                let r = Vec2::splat(e.half_extent.length() + margin);
+                (e.position - r, e.position + r)
+            })
+            .reduce(|(a, b), (lo, hi)| (a.min(lo), b.max(hi)))
+        else {
+            return;
+        };
+        for a in entries {
+            let reach = a.half_extent.length() + TRAFFIC_SLACK;
+            let (start, end) = (a.span.0 as usize, a.span.1 as usize);
+            let (Some(ids), Some(tallied)) =
+                (self.order.get(start..end), self.tallies.get(start..end))
+            else {
+                continue;
+            };
+            for (&id, t) in ids.iter().zip(tallied) {
+                let Some(f) = self.formations.get(id) else {
+                    continue;
+                };
+                // A member stands at most this much farther from the root's anchor than the
+                // tally found it from its own formation's anchor: the two anchors' distance,
+                // and the slack for that anchor having moved since the tally.
+                let moved = (f.anchor.position - a.position).length() + FAR_MEMBER_SLACK;
+                if !(t.spread + moved > reach) {
+                    continue;
+                }
+                for m in &f.members {
+                    let Member::Unit(u) = *m else {
+                        continue;
+                    };
+                    let Some(unit) = self.units.get(u) else {
+                        continue;
+                    };
+                    let (p, r) = (unit.body.position, unit.body.radius);
+                    let in_box =
+                        p.x >= lo.x - r && p.y >= lo.y - r && p.x <= hi.x + r && p.y <= hi.y + r;
+                    if in_box && (p - a.position).length() + r > reach {
+                        self.index.mark_near_member(a.root(), p, r, margin, near);
+                    }
+                }
+            }
         }
     }
 }
