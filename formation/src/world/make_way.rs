@@ -317,7 +317,7 @@ impl FarMembers<'_> {
             .iter()
             .filter(|e| !e.moving)
             .map(|e| {
-                let r = Vec2::splat(e.half_extent.length() + margin);
+                let r = Vec2::splat(e.circle_radius + margin);
                 (e.position - r, e.position + r)
             })
             .reduce(|(a, b), (lo, hi)| (a.min(lo), b.max(hi)))
@@ -325,7 +325,7 @@ impl FarMembers<'_> {
             return;
         };
         for a in entries {
-            let reach = a.half_extent.length() + TRAFFIC_SLACK;
+            let reach = a.circle_radius + TRAFFIC_SLACK;
             let (start, end) = (a.span.0 as usize, a.span.1 as usize);
             let (Some(ids), Some(tallied)) =
                 (self.order.get(start..end), self.tallies.get(start..end))

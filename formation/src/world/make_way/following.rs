@@ -126,14 +126,14 @@ impl RootIndex {
         // FOLLOW_TIME + margin`. Merging, `b` lies within the merge's reach (`merge_order`:
         // `a`'s depth and width, at most 1.5 `own`, `b`'s depth, the gap and the horizon's
         // travel). Both are within `r(reach)`.
-        let own = a.half_extent.length();
+        let own = a.circle_radius;
         let r = |reach: f32| {
             1.5 * (own + reach) + a.follow_gap + top * FOLLOW_TIME.max(MERGE_HORIZON) + PASS_MARGIN
         };
         let mut cap: Option<(f32, u32)> = None;
         self.for_each_within_reach(a.position, r, |b| {
             // The same bound for `b` itself, a circle: the squares' corners cost nothing more.
-            let far = r(b.half_extent.length());
+            let far = r(b.circle_radius);
             if (b.position - a.position).length_squared() > far * far || !counts(b) {
                 return;
             }

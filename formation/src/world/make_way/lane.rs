@@ -133,7 +133,7 @@ impl Lane {
         {
             return false;
         }
-        let r = b.half_extent.length() + LANE_MARGIN;
+        let r = b.circle_radius + LANE_MARGIN;
         let rel = b.position - self.origin;
         let along = rel.dot(self.forward);
         if along < -self.behind - r || along > self.ahead + r {

@@ -52,6 +52,9 @@ pub(crate) struct RootEntry {
     pub(super) position: Vec2,
     pub(super) velocity: Vec2,
     pub(super) half_extent: Vec2,
+    /// The length of `half_extent`: the radius of the circle round its anchor that holds
+    /// its slots (read by every test between two roots' circles).
+    pub(super) circle_radius: f32,
     pub(super) moving: bool,
     /// Whether it is one unit moved on its own (see [`Formation::is_single`]).
     pub(super) single: bool,
@@ -137,6 +140,7 @@ impl RootEntry {
             position,
             velocity,
             half_extent: f.half_extent,
+            circle_radius: f.half_extent.length(),
             moving,
             single: f.is_single(),
             small_group,
@@ -172,6 +176,8 @@ pub(crate) struct RootIndex {
     pub(super) entries: Vec<RootEntry>,
     /// Whether `entries` holds every root it was read from (so it can be refreshed in place).
     complete: bool,
+    /// Each root's entry, by its place among the roots (`u32::MAX` for none).
+    places: Vec<u32>,
     /// Every root (built by [`Self::index_all`]).
     all: Strips,
     /// Every root by reach class (built by [`Self::index_all`]).
@@ -240,16 +246,23 @@ impl RootIndex {
     /// Re-reads the entries in place if they are exactly `roots` (every one of them, each a
     /// live formation); `false` (entries in no particular state) otherwise.
     fn refresh(&mut self, roots: &[(FormationId, u32, u32)], formations: &Formations) -> bool {
-        if !self.complete || self.entries.len() != roots.len() {
+        if !self.complete || self.entries.len() != roots.len() || self.places.len() != roots.len() {
             return false;
         }
-        // The entries' `root`s are 0..n, each once (read from n roots), so every root is
-        // matched when each entry's is.
-        for e in &mut self.entries {
-            let Some(&(id, start, end)) = roots.get(e.root as usize) else {
+        // In the roots' order, which is the formations' order in memory (the entries are in
+        // x order): each formation's record is read where the last one ended, not fetched
+        // from anywhere in a large army's store. Every root is matched when each root's
+        // entry is its own.
+        for (k, &(id, start, end)) in roots.iter().enumerate() {
+            let Some(e) = self
+                .places
+                .get(k)
+                .and_then(|&i| self.entries.get_mut(i as usize))
+                .filter(|e| e.root as usize == k && e.id == id)
+            else {
                 return false;
             };
-            let Some(f) = formations.get(id).filter(|_| id == e.id) else {
+            let Some(f) = formations.get(id) else {
                 return false;
             };
             *e = RootEntry::of(f, id, e.root, (start, end));
@@ -260,10 +273,17 @@ impl RootIndex {
     /// Sorts the entries by (x, key) and measures the largest reach and speed.
     fn sorted(&mut self) {
         sort_by_x(&mut self.entries);
+        self.places.clear();
+        self.places.resize(self.entries.len(), u32::MAX);
+        for (i, e) in self.entries.iter().enumerate() {
+            if let Some(p) = self.places.get_mut(e.root as usize) {
+                *p = i as u32;
+            }
+        }
         let (mut reach, mut speed) = (0.0f32, 0.0f32);
         let mut all_small = true;
         for e in &self.entries {
-            reach = reach.max(e.half_extent.length());
+            reach = reach.max(e.circle_radius);
             speed = speed.max(e.velocity.length());
             all_small &= e.small_group;
         }

@@ -47,10 +47,10 @@ impl RootIndex {
             }
             // Each pair is looked at from its larger root (ties: the lesser place), so the
             // search round a root reaches only as far as its own size allows.
-            let ra = a.half_extent.length();
+            let ra = a.circle_radius;
             let r = 2.0 * ra + ALIKE_GAP;
             self.for_each_near(a.position, r, |b| {
-                let rb = b.half_extent.length();
+                let rb = b.circle_radius;
                 let from_a = rb < ra || (rb == ra && b.root > a.root);
                 if !from_a || !is_eligible(b.root) || b.single != a.single {
                     return;
@@ -58,7 +58,7 @@ impl RootIndex {
                 if (b.velocity - a.velocity).length_squared() > ALIKE_SPEED * ALIKE_SPEED {
                     return;
                 }
-                let reach = ra + b.half_extent.length() + ALIKE_GAP;
+                let reach = ra + b.circle_radius + ALIKE_GAP;
                 if (b.position - a.position).length_squared() <= reach * reach {
                     // Joined only where all the roots of the two groups move alike: a chain of
                     // neighbours each a little off the last (a ring closing on its centre)

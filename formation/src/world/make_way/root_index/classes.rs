@@ -33,12 +33,12 @@ impl ReachClasses {
     pub(super) fn build(&mut self, entries: &[RootEntry], keep: impl Fn(&RootEntry) -> bool) {
         self.usable = entries
             .iter()
-            .all(|e| e.position.is_finite() && e.half_extent.length().is_finite());
+            .all(|e| e.position.is_finite() && e.circle_radius.is_finite());
         let mut counts = [0u32; CLASSES + 1];
         self.reach = [0.0; CLASSES];
         if self.usable {
             for e in entries.iter().filter(|e| keep(e)) {
-                let r = e.half_extent.length();
+                let r = e.circle_radius;
                 let k = class_of(r);
                 counts[k + 1] += 1;
                 self.reach[k] = self.reach[k].max(r);
@@ -54,7 +54,7 @@ impl ReachClasses {
         let mut cursor = counts;
         if self.usable {
             for (i, e) in entries.iter().enumerate().filter(|(_, e)| keep(e)) {
-                let c = &mut cursor[class_of(e.half_extent.length())];
+                let c = &mut cursor[class_of(e.circle_radius)];
                 if let Some(slot) = self.members.get_mut(*c as usize) {
                     *slot = i as u32;
                 }

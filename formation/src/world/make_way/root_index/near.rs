@@ -14,7 +14,7 @@ impl RootIndex {
             if b.position.x - a.position.x > ra + self.max_reach + margin {
                 return false;
             }
-            let reach = ra + b.half_extent.length() + margin;
+            let reach = ra + b.circle_radius + margin;
             (b.position - a.position).length_squared() <= reach * reach
         };
         let mut mark = |a: &RootEntry, b: &RootEntry| {
@@ -32,7 +32,7 @@ impl RootIndex {
                 if near.get(a.root as usize).copied().unwrap_or(true) {
                     continue;
                 }
-                let ra = a.half_extent.length();
+                let ra = a.circle_radius;
                 let mut other = None;
                 self.classes.any_class(|strips, reach| {
                     let w = ra + reach + margin;
@@ -42,7 +42,7 @@ impl RootIndex {
                         let i = i as usize;
                         let is_near = match i.cmp(&k) {
                             core::cmp::Ordering::Greater => near_pair(a, ra, b),
-                            core::cmp::Ordering::Less => near_pair(b, b.half_extent.length(), a),
+                            core::cmp::Ordering::Less => near_pair(b, b.circle_radius, a),
                             core::cmp::Ordering::Equal => false,
                         };
                         if is_near {
@@ -62,7 +62,7 @@ impl RootIndex {
             return;
         }
         for (k, a) in entries.iter().enumerate() {
-            let ra = a.half_extent.length();
+            let ra = a.circle_radius;
             let window = ra + self.max_reach + margin;
             for b in entries.get(k + 1..).unwrap_or(&[]) {
                 if b.position.x - a.position.x > window {
@@ -96,7 +96,7 @@ impl RootIndex {
             if b.root == owner || b.moving {
                 return;
             }
-            let reach = b.half_extent.length() + radius + margin;
+            let reach = b.circle_radius + radius + margin;
             if (b.position - at).length_squared() <= reach * reach {
                 if let Some(n) = near.get_mut(b.root as usize) {
                     *n = true;
