@@ -254,10 +254,38 @@ pub(super) fn passage_room(
         if across == Vec2::ZERO {
             continue;
         }
-        let width = free_run(map, p, across, cap) + free_run(map, p, -across, cap);
+        // Both runs start from the clearance at `p` and go on only from there: each is at
+        // least that long (when it steps at all), so a sample at least twice that wide is
+        // no narrower than the narrowest so far, and its runs are not taken.
+        let first = map.clearance_capped(p, cap);
+        if first > FREE_RUN_LEAST_STEP && first + first >= least {
+            continue;
+        }
+        let width =
+            free_run_from(map, p, across, cap, first) + free_run_from(map, p, -across, cap, first);
         least = least.min(width);
     }
     least
+}
+
+/// [`free_run`] from `p` along the finite unit direction `dir`, given the clearance at `p`
+/// (at most `cap`): the same steps, the first of them already measured.
+fn free_run_from(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: f32, first: f32) -> f32 {
+    let mut t = 0.0f32;
+    let mut c = first;
+    for step in 0..FREE_RUN_STEPS {
+        if step > 0 {
+            c = map.clearance_capped(p + dir * t, cap - t);
+        }
+        if !(c > FREE_RUN_LEAST_STEP) {
+            break;
+        }
+        t += c;
+        if t >= cap {
+            return cap;
+        }
+    }
+    t.min(cap)
 }
 
 /// How far (at most `cap`) one can go from `p` along the unit direction `dir` before meeting
@@ -267,7 +295,7 @@ pub(crate) fn free_run(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: 
     let mut t = 0.0f32;
     for _ in 0..FREE_RUN_STEPS {
         let c = map.clearance_capped(p + dir * t, cap - t);
-        if !(c > 0.05) {
+        if !(c > FREE_RUN_LEAST_STEP) {
             break;
         }
         t += c;
@@ -280,6 +308,9 @@ pub(crate) fn free_run(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: 
 
 /// Most steps [`free_run`] takes.
 const FREE_RUN_STEPS: usize = 12;
+
+/// Clearance (metres) below which [`free_run`] stops: it has met an obstacle.
+const FREE_RUN_LEAST_STEP: f32 = 0.05;
 
 /// Most clearance samples [`passage_room`] takes.
 const MAX_ROOM_SAMPLES: usize = 48;

@@ -76,8 +76,13 @@ pub(super) struct Mover {
 
 impl Mover {
     fn of(entry: &RootEntry, formations: &Formations) -> Option<Self> {
+        // The entry's flags first: most roots of a crowd of singles and small groups are not
+        // movers, and their records are then never fetched.
+        if !entry.moving || entry.small_group {
+            return None;
+        }
         let f = formations.get(entry.id)?;
-        if !entry.moving || f.motion != Motion::Moving || entry.small_group {
+        if f.motion != Motion::Moving {
             return None;
         }
         let half_depth = entry.half_extent.x.abs();
