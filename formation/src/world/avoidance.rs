@@ -357,10 +357,14 @@ impl AvoidanceInput<'_> {
         // A single opening a lane does not avoid the units of standing formations: they take
         // all of the avoidance, not half. (A formation's members step aside to slots clear
         // of its lane, and share the avoidance of its units.)
+        // (Whether `j` walks as a single is asked only of a unit that does not open a lane
+        // itself: a mover's answer does not depend on it.)
         let share_of = |j: usize| {
-            let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
-            let single = opener(other) == LaneOpener::Single || (other != group && self.strays(j));
-            if (!mover && group != NO_GROUP && single) || (first && j < i && single_stray(j)) {
+            let single = || {
+                let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
+                opener(other) == LaneOpener::Single || (other != group && self.strays(j))
+            };
+            if (!mover && group != NO_GROUP && single()) || (first && j < i && single_stray(j)) {
                 1.0
             } else {
                 SHARE
