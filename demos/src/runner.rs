@@ -341,6 +341,12 @@ impl Runner {
         self.step_cpu
     }
 
+    /// The longest any unit has stood away from where it is bound so far, seconds (see
+    /// [`crate::metrics::Metrics::longest_stand`]).
+    pub fn longest_stand(&self) -> f32 {
+        self.metrics.longest_stand()
+    }
+
     /// The metrics so far.
     pub fn report(&self) -> Report {
         let mut report = self.metrics.report(self.world.state_hash());
@@ -356,6 +362,10 @@ impl Runner {
                 continue;
             };
             let holding = self.world.formation_at_goal(unit.formation);
+            let single = unit
+                .formation
+                .and_then(|f| self.world.formation(f))
+                .is_some_and(|f| f.is_single());
             samples.push(UnitSample {
                 index,
                 position: unit.body.position,
@@ -365,6 +375,7 @@ impl Runner {
                 slot_target: unit.slot_target.map(|t| t.position),
                 ordered_to_move: !holding,
                 formation_at_goal: holding,
+                single,
                 airborne: unit.is_airborne(),
             });
         }

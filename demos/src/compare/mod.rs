@@ -374,6 +374,7 @@ fn baseline_samples(sim: &DodgySim, mut out: Vec<UnitSample>) -> Vec<UnitSample>
             slot_target: Some(spec.goal),
             ordered_to_move: true,
             formation_at_goal: true,
+            single: false,
             airborne: false,
         },
     ));

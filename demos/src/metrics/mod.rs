@@ -50,6 +50,9 @@ pub struct UnitSample {
     pub ordered_to_move: bool,
     /// Whether its formation has reached the goal of its last move (or never had one).
     pub formation_at_goal: bool,
+    /// Whether it is a single: a unit moved on its own (a formation of one), whose slot leads
+    /// it along its path instead of standing where its formation wants it.
+    pub single: bool,
     /// Whether the unit is in the air (jumping): it flies over obstacles and other units, so
     /// it counts for neither penetrations nor overlaps.
     pub airborne: bool,
@@ -66,6 +69,8 @@ struct Track {
     progress_at: Vec2,
     progress_time: f32,
     stuck: bool,
+    /// The longest it has stood so (seconds).
+    longest_stand: f32,
     /// Whether the unit was in the air at the last observation (its landing step is not a
     /// wall crossing).
     was_airborne: bool,
@@ -179,13 +184,24 @@ impl Metrics {
             track.last_heading = u.heading;
             // Stuck.
             let slot_error = cohort_formation::status::slot_error(u.position, u.slot_target);
-            let away = slot_error.is_none_or(|e| e > u.radius);
+            // Away from where it is bound: a member from its slot; a single until its move is
+            // done (its slot leads it by a fixed distance, which for a unit of radius 1.5 m or
+            // more is less than its radius: such singles were never counted).
+            let away = if u.single {
+                !u.formation_at_goal
+            } else {
+                slot_error.is_none_or(|e| e > u.radius)
+            };
             if !(u.ordered_to_move && away) || (u.position - track.progress_at).length() > u.radius
             {
                 track.progress_at = u.position;
                 track.progress_time = now;
-            } else if now - track.progress_time >= STUCK_SECONDS {
-                track.stuck = true;
+            } else {
+                let stood = now - track.progress_time;
+                track.longest_stand = track.longest_stand.max(stood);
+                if stood >= STUCK_SECONDS {
+                    track.stuck = true;
+                }
             }
             let crossed = crossed && !flew && self.shapes.crosses_wall(from, u.position);
             if shapes_penetrated || crossed {
@@ -217,6 +233,18 @@ impl Metrics {
         } else {
             self.all_arrived_since = None;
         }
+    }
+
+    /// The longest any unit has stood so far (seconds) within its radius of one spot, ordered
+    /// to move and away from where it is bound: what [`Report::stuck`] counts once it reaches
+    /// [`STUCK_SECONDS`]. A unit waiting its turn in traffic stands a while; one locked in a
+    /// knot stands for good.
+    pub fn longest_stand(&self) -> f32 {
+        self.tracks
+            .iter()
+            .flatten()
+            .map(|t| t.longest_stand)
+            .fold(0.0, f32::max)
     }
 
     /// The report so far; `state_hash` is the world's final state hash.
@@ -271,6 +299,7 @@ impl Metrics {
             progress_at: u.position,
             progress_time: 0.0,
             stuck: false,
+            longest_stand: 0.0,
             was_airborne: false,
         })
     }

@@ -106,6 +106,7 @@ mod tests {
             slot_target: None,
             ordered_to_move: false,
             formation_at_goal: true,
+            single: false,
             airborne: false,
         }
     }

@@ -25,7 +25,8 @@ pub struct Report {
     pub arrived: u64,
     /// Seconds until every unit had arrived (and stayed so to the end), or `null`.
     pub time_to_arrive: Option<f64>,
-    /// Units that made no progress for 5 s while ordered to move.
+    /// Units that stood within their radius of one spot for 5 s while ordered to move and away
+    /// from where they are bound (a member from its slot, a single from its goal).
     pub stuck: u64,
     /// Mean distance travelled over straight-line distance (`null` if nothing moved).
     pub path_ratio: Option<f64>,

@@ -13,6 +13,7 @@ fn sample(index: usize, position: Vec2, slot: Option<Vec2>) -> UnitSample {
         slot_target: slot,
         ordered_to_move: false,
         formation_at_goal: true,
+        single: false,
         airborne: false,
     }
 }
@@ -57,6 +58,36 @@ fn unit_waiting_far_from_slot_while_ordered_is_stuck() {
     assert_eq!(r.stuck, 1);
     assert_eq!(r.arrived, 0);
     assert_eq!(r.time_to_arrive, None);
+}
+
+#[test]
+fn single_standing_short_of_its_goal_is_stuck_though_its_slot_is_near() {
+    // A vehicle of radius 2 whose slot leads it by 1.5 m: a member there would be on its
+    // slot; a single is bound for its goal and counts stuck after 5 s standing.
+    let mut m = Metrics::new(MapShapes::default(), DT);
+    let at = Vec2::new(10.0, 10.0);
+    let mut single = sample(0, at, Some(at + Vec2::new(1.5, 0.0)));
+    single.radius = 2.0;
+    single.ordered_to_move = true;
+    single.formation_at_goal = false;
+    single.single = true;
+    let mut member = single;
+    member.index = 1;
+    member.single = false;
+    member.position = Vec2::new(10.0, 30.0);
+    member.slot_target = Some(member.position + Vec2::new(1.5, 0.0));
+    for _ in 0..49 {
+        m.observe(&[single, member]);
+    }
+    assert_eq!(m.report(0).stuck, 0, "4.9 s is not yet stuck");
+    assert!((m.longest_stand() - 4.9).abs() < 1e-4, "{}", m.longest_stand());
+    m.observe(&[single, member]);
+    assert_eq!(m.report(0).stuck, 1, "the single, not the member on its slot");
+    // Arrived (its formation at its goal), it no longer counts as standing.
+    single.formation_at_goal = true;
+    single.ordered_to_move = false;
+    m.observe(&[single, member]);
+    assert!((m.longest_stand() - 5.0).abs() < 1e-4, "{}", m.longest_stand());
 }
 
 #[test]
