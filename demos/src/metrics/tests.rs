@@ -80,14 +80,26 @@ fn single_standing_short_of_its_goal_is_stuck_though_its_slot_is_near() {
         m.observe(&[single, member]);
     }
     assert_eq!(m.report(0).stuck, 0, "4.9 s is not yet stuck");
-    assert!((m.longest_stand() - 4.9).abs() < 1e-4, "{}", m.longest_stand());
+    assert!(
+        (m.longest_stand() - 4.9).abs() < 1e-4,
+        "{}",
+        m.longest_stand()
+    );
     m.observe(&[single, member]);
-    assert_eq!(m.report(0).stuck, 1, "the single, not the member on its slot");
+    assert_eq!(
+        m.report(0).stuck,
+        1,
+        "the single, not the member on its slot"
+    );
     // Arrived (its formation at its goal), it no longer counts as standing.
     single.formation_at_goal = true;
     single.ordered_to_move = false;
     m.observe(&[single, member]);
-    assert!((m.longest_stand() - 5.0).abs() < 1e-4, "{}", m.longest_stand());
+    assert!(
+        (m.longest_stand() - 5.0).abs() < 1e-4,
+        "{}",
+        m.longest_stand()
+    );
 }
 
 #[test]
