@@ -174,6 +174,16 @@ impl World {
             }
             want *= 0.5;
         }
+        // No route at all for the unit (the plan stops short of the goal): maybe one through
+        // a gap it fits but meets at a slant, which the graph's nodes are too coarse for.
+        if let Some(alt) = self.plan_through_slanted_gaps(
+            &plan,
+            (from, goal),
+            (half_width, unit_radius + fit, half_width),
+            jump,
+        ) {
+            plan = alt;
+        }
         let map = self
             .formation_nav
             .valid_map(self.terrain.map(), self.settings.small_obstacle_radius)

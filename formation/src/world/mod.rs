@@ -31,6 +31,7 @@ pub(crate) mod ranks_along;
 mod scratch;
 mod separation;
 mod single_walk;
+mod slanted_gaps;
 mod slot_versions;
 mod stable_hash;
 mod stand_ins;
