@@ -151,7 +151,7 @@ fn circle_of_250_singles_swaps_antipodes_as_fast_as_rvo2() {
     flows_waiting_turns("circle", Limit::Rvo2(369.0));
 }
 
-/// Vehicles wait their turn at the crossroads, up to 20 s (89 counted stuck; RVO2's, 99).
+/// Vehicles wait their turn at the crossroads, up to 18.5 s (89 counted stuck; RVO2's, 99).
 #[test]
 fn blocks_singles_cross_as_fast_as_rvo2() {
     flows_waiting_turns("blocks_singles", Limit::Rvo2(568.0));

@@ -27,7 +27,8 @@ const WALL_HALF: f32 = 1.0;
 /// Room to spare in every gap beyond the widest unit's diameter, metres: enough for any unit
 /// to pass, but a gap met at a slant may then be too narrow for a member's detour to its slot
 /// (a formation's own path is planned again down the gap's middle line; see
-/// `world/slanted_gaps.rs`).
+/// `world/slanted_gaps.rs`). Gaps are drawn 2.5 to 9 m wide, so for walkers alone it never
+/// widens one.
 const SNUG: f32 = 0.3;
 /// Room to spare in every gap beyond the widest unit's diameter, metres, with which the
 /// pathfinder finds a route through every gap of every layout, met at any slant.
@@ -348,6 +349,15 @@ fn vehicles_and_walkers_cross_a_wall_both_ways_through_its_gaps() {
         30, 62, 121, 474, 726, 764, 770, 896, 1518, 1629, 1900, 2493, 3132, 3410, 3682, 4954,
     ];
     cross(&seeds, true, ROOMY);
+}
+
+/// Six layouts of walkers and vehicles whose gaps are only [`SNUG`] wider than the widest
+/// unit, in each of which a formation meets a gap at a slant that the navigation graph's nodes
+/// line up with only head-on: its plan stopped at the wall and it stood there for good. Each
+/// formation's path is now planned again down the gap's middle line (`world/slanted_gaps.rs`).
+#[test]
+fn formations_meeting_snug_gaps_at_a_slant_are_routed_through_them() {
+    cross(&[8, 157, 459, 515, 762, 1025], true, SNUG);
 }
 
 /// A Box of 31 vehicles (radius 1.2) bound west closes up into one file about 90 m long to

@@ -362,10 +362,11 @@ impl Runner {
                 continue;
             };
             let holding = self.world.formation_at_goal(unit.formation);
+            // A top-level formation of one unit (one inside a parent keeps a slot in it).
             let single = unit
                 .formation
                 .and_then(|f| self.world.formation(f))
-                .is_some_and(|f| f.is_single());
+                .is_some_and(|f| f.is_single() && f.parent.is_none());
             samples.push(UnitSample {
                 index,
                 position: unit.body.position,

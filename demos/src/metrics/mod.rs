@@ -9,8 +9,9 @@
 //!   with a `cohort_steering::grid::CellGrid` (never all pairs);
 //! - penetrations: tick-unit events where a body is more than 10 % of its radius inside an
 //!   obstacle, its centre is out of bounds, or its centre crossed a wall since the last tick;
-//! - stuck: units that, while their formation was ordered to move and they were away from their
-//!   slot, stayed within one radius of the same spot for 5 s.
+//! - stuck: units that, while their formation was ordered to move and they were away from where
+//!   they are bound (a member from its slot; a single, a formation of one, until its move is
+//!   done), stayed within one radius of the same spot for 5 s.
 
 pub(crate) mod pairs;
 mod report;

@@ -176,13 +176,24 @@ impl World {
         }
         // No route at all for the unit (the plan stops short of the goal): maybe one through
         // a gap it fits but meets at a slant, which the graph's nodes are too coarse for.
-        if let Some(alt) = self.plan_through_slanted_gaps(
-            &plan,
-            (from, goal),
-            (half_width, unit_radius + fit, half_width),
-            jump,
+        let query =
+            super::terrain::Terrain::plan_query(from, goal, half_width, unit_radius + fit, jump);
+        let small = self.settings.small_obstacle_radius;
+        let terrain = self
+            .formation_nav
+            .terrain(self.terrain.map(), small)
+            .unwrap_or(&self.terrain);
+        let (alt, narrows) = &mut self.scratch.detour_slanted;
+        let buffers = super::slanted_gaps::Buffers {
+            search: &mut self.scratch.path,
+            path: &mut self.scratch.detour_path,
+            alt,
+            narrows,
+        };
+        if super::slanted_gaps::plan_through_slanted_gaps(
+            terrain, &query, &plan, half_width, buffers,
         ) {
-            plan = alt;
+            plan.clone_from(alt);
         }
         let map = self
             .formation_nav

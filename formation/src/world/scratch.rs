@@ -105,6 +105,9 @@ pub(crate) struct Scratch {
     pub(crate) detour_path: cohort_pathing::Path,
     /// The plan a detour is made from.
     pub(crate) detour_plan: super::terrain::PathPlan,
+    /// A detour planned again through gaps met at a slant, and its passages' stretches (see
+    /// `world/slanted_gaps.rs`).
+    pub(crate) detour_slanted: (super::terrain::PathPlan, Vec<(f32, f32)>),
     /// Buffers of the overwatch stage's cover updates (see `world/overwatch.rs`).
     pub(crate) overwatch: super::overwatch::OverwatchScratch,
 }

@@ -6,81 +6,101 @@
 //! 1.5 to 2.1 m at a slant). A plan that finds no route stops at the nearest point it
 //! reaches, so the formation stood at the wall for good, beside a gap it fits through.
 //!
-//! When a formation's plan stops short of its goal, [`World::plan_through_slanted_gaps`]
-//! plans again for a body half as wide (then a quarter), which the graph routes through such
-//! a gap hugging its corner, puts the path down the middle line of each passage it crosses
-//! (`passages.rs`), and keeps the result only if every leg holds the full clearance the
-//! formation asked for and it ends nearer the goal. The same vehicle is now routed through
+//! When a formation's plan (its order's, or a single's planned again in the tick) stops short
+//! of its goal, [`plan_through_slanted_gaps`] plans again for a body half as wide (then a
+//! quarter), which the graph routes through such a gap hugging its corner, puts the path down
+//! the middle line of each passage it crosses (`passages.rs`), and keeps the result only if
+//! every leg holds the full clearance the formation asked for and it ends nearer the goal. The same vehicle is now routed through
 //! 2.52 to 2.72 m at any slant, the walker through 1.12 to 1.47 m. Plans that reach their goal
 //! are never touched. (A member's detour to its slot, planned in the tick, still needs the
 //! wider gap.)
 
-use cohort_pathing::{JumpAbility, Leg, ValidMap};
+use cohort_pathing::{Leg, Path, PathQuery, SearchScratch, ValidMap};
 use cohort_steering::Vec2;
 
-use super::World;
-use super::terrain::PathPlan;
+use super::terrain::{PathPlan, Terrain};
 
-/// Fractions of the clearance asked for that the second plan keeps, tried in turn.
-const NARROWER: [f32; 2] = [0.5, 0.25];
+/// Fractions of the body's clearance the plans made again ask for, tried in turn.
+const CLEARANCE_FRACTIONS: [f32; 2] = [0.5, 0.25];
 
-/// Metres beyond the body's clearance on each side within which the second plan's path is
-/// put down a passage's middle line: the graph routes a body through gaps met at a slant
-/// once they are about this much wider than it.
-const PASSAGE_ROOM: f32 = 1.0;
+/// Metres of room beyond the body's clearance on each side within which a stretch of the path
+/// made again counts as a passage and is put down its middle line: the graph routes a body
+/// through gaps met at a slant once they are about this much wider than it.
+const CENTRING_ROOM: f32 = 1.0;
 
-/// How much nearer its goal (metres) the second plan must end to be taken.
+/// How much less than the room it has where it stands (metres) a body's first leg is held to.
+const START_SLACK: f32 = 1e-3;
+
+/// How much nearer its goal (metres) the plan made again must end to be taken.
 const NEARER: f32 = 0.5;
 
-impl World {
-    /// The plan through slanted gaps for a formation whose plan `first`, from `from` to `goal`
-    /// for a body of `min_clearance` keeping `clearance` where it can, stops short of the goal:
-    /// planned again for a body [`NARROWER`] as wide, put down the middle of the passages it crosses
-    /// ([`super::passages::centre_in_passages`], `half_width` being the pattern's), and
-    /// returned if it holds `min_clearance` along every leg (walking legs only) and ends at
-    /// least [`NEARER`] metres nearer the goal; `None` otherwise, and for a plan that reaches
-    /// its goal.
-    pub(super) fn plan_through_slanted_gaps(
-        &mut self,
-        first: &PathPlan,
-        (from, goal): (Vec2, Vec2),
-        (clearance, min_clearance, half_width): (f32, f32, f32),
-        jump: Option<JumpAbility>,
-    ) -> Option<PathPlan> {
-        let short_by = |p: &PathPlan| {
-            p.points
-                .last()
-                .map_or(f32::INFINITY, |&e| (e - goal).length())
-        };
-        let short = short_by(first);
-        if !(short > NEARER) || !(min_clearance > 0.0) {
-            return None;
-        }
-        NARROWER.iter().find_map(|&k| {
-            let mut alt = self.plan_formation_path(from, goal, clearance, k * min_clearance, jump);
-            if !(short_by(&alt) + NEARER < short) || alt.legs.iter().any(|l| *l != Leg::Walk) {
-                return None;
-            }
-            let map = self
-                .formation_nav
-                .valid_map(self.terrain.map(), self.settings.small_obstacle_radius)
-                .unwrap_or(self.terrain.valid_map());
-            let mut narrows = Vec::new();
-            super::passages::centre_in_passages(
-                map,
-                &mut alt,
-                half_width.max(min_clearance + PASSAGE_ROOM),
-                min_clearance,
-                &mut narrows,
-            );
-            holds(map, &alt.points, min_clearance).then_some(alt)
-        })
-    }
+/// The buffers a plan is made again with: the search's, the path's, the plan made again and
+/// the passages' stretches along it. Planning allocates nothing once they have room.
+pub(super) struct Buffers<'a> {
+    pub(super) search: &'a mut SearchScratch,
+    pub(super) path: &'a mut Path,
+    pub(super) alt: &'a mut PathPlan,
+    pub(super) narrows: &'a mut Vec<(f32, f32)>,
 }
 
-/// Whether a body of `radius` can walk every leg of `points` on `map`.
+/// Whether the plan `first`, made by `query` on `terrain` for a body of `query.radius`, stops
+/// short of its goal where a plan through gaps met at a slant does not: planned again into
+/// `buffers.alt` for a body [`CLEARANCE_FRACTIONS`] as wide, put down the middle of each
+/// passage narrower than the pattern's `half_width` (at least the body's clearance and
+/// [`CENTRING_ROOM`]) on either side, and returned `true` if it holds the body's clearance
+/// along every leg (walking legs only; the first from where the body stands) and ends at
+/// least [`NEARER`] metres nearer the goal. `false` for a plan that reaches its goal, and for
+/// a goal with no room for the body (no route can reach it).
+pub(super) fn plan_through_slanted_gaps(
+    terrain: &Terrain,
+    query: &PathQuery,
+    first: &PathPlan,
+    half_width: f32,
+    buffers: Buffers<'_>,
+) -> bool {
+    let goal = query.goal;
+    let short_by = |p: &PathPlan| {
+        p.points
+            .last()
+            .map_or(f32::INFINITY, |&e| (e - goal).length())
+    };
+    let short = short_by(first);
+    let radius = query.radius;
+    let map = terrain.valid_map();
+    if !(short > NEARER) || !(radius > 0.0) || map.is_blocked(goal, radius) {
+        return false;
+    }
+    let Buffers {
+        search,
+        path,
+        alt,
+        narrows,
+    } = buffers;
+    CLEARANCE_FRACTIONS.iter().any(|&k| {
+        let narrower = PathQuery {
+            radius: k * radius,
+            ..*query
+        };
+        terrain.plan_path_into(&narrower, search, path, alt);
+        if !(short_by(alt) + NEARER < short) || alt.legs.iter().any(|l| *l != Leg::Walk) {
+            return false;
+        }
+        let width = half_width.max(radius + CENTRING_ROOM);
+        super::passages::centre_in_passages(map, alt, width, radius, narrows);
+        holds(map, &alt.points, radius)
+    })
+}
+
+/// Whether a body of `radius` can walk every leg of `points` on `map`; the first leg from
+/// where it stands, which may be nearer an obstacle than `radius` (a unit pressed against a
+/// wall), for a body as wide as the room it has there.
 fn holds(map: &ValidMap, points: &[Vec2], radius: f32) -> bool {
-    points
-        .windows(2)
-        .all(|w| map.line_of_sight(w[0], w[1], radius))
+    points.windows(2).enumerate().all(|(k, w)| {
+        let r = if k == 0 {
+            radius.min(map.clearance_at(w[0]) - START_SLACK)
+        } else {
+            radius
+        };
+        r > 0.0 && map.line_of_sight(w[0], w[1], r)
+    })
 }
