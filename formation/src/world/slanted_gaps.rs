@@ -10,7 +10,9 @@
 //! of its goal, [`plan_through_slanted_gaps`] plans again for a body half as wide (then a
 //! quarter), which the graph routes through such a gap hugging its corner, puts the path down
 //! the middle line of each passage it crosses (`passages.rs`), and keeps the result only if
-//! every leg holds the full clearance the formation asked for and it ends nearer the goal. The same vehicle is now routed through
+//! every leg holds the full clearance the formation asked for and it ends nearer the goal. A
+//! goal the body has no room at is not planned again; one in a closed-off area costs the
+//! order (or the single's plan) two more searches. The same vehicle is now routed through
 //! 2.52 to 2.72 m at any slant, the walker through 1.12 to 1.47 m. Plans that reach their goal
 //! are never touched. (A member's detour to its slot, planned in the tick, still needs the
 //! wider gap.)
