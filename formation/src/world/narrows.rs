@@ -292,18 +292,9 @@ fn free_run_from(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: f32, f
 /// an obstacle, by steps as long as the clearance where each starts (which never step over
 /// one), at most [`FREE_RUN_STEPS`] of them.
 pub(crate) fn free_run(map: &cohort_pathing::ValidMap, p: Vec2, dir: Vec2, cap: f32) -> f32 {
-    let mut t = 0.0f32;
-    for _ in 0..FREE_RUN_STEPS {
-        let c = map.clearance_capped(p + dir * t, cap - t);
-        if !(c > FREE_RUN_LEAST_STEP) {
-            break;
-        }
-        t += c;
-        if t >= cap {
-            return cap;
-        }
-    }
-    t.min(cap)
+    // The first step's clearance, measured where every later step's is (at `t` along `dir`).
+    let t = 0.0f32;
+    free_run_from(map, p, dir, cap, map.clearance_capped(p + dir * t, cap - t))
 }
 
 /// Most steps [`free_run`] takes.
