@@ -186,8 +186,8 @@ impl Metrics {
             // Stuck.
             let slot_error = cohort_formation::status::slot_error(u.position, u.slot_target);
             // Away from where it is bound: a member from its slot; a single until its move is
-            // done (its slot leads it by a fixed distance, which for a unit of radius 1.5 m or
-            // more is less than its radius: such singles were never counted).
+            // done (its slot leads it by half a metre plus half a second of cruise, no more than
+            // the radius of a large unit: judged by its slot, such singles were never counted).
             let away = if u.single {
                 !u.formation_at_goal
             } else {
