@@ -148,6 +148,39 @@ fn with_small_obstacles_counted_the_anchor_goes_round_the_trees() {
     );
 }
 
+/// A single of `radius` and top speed `speed` at `start`, ordered to `goal`: its formation
+/// and its unit.
+fn order_single(
+    world: &mut World,
+    (start, goal): (Vec2, Vec2),
+    radius: f32,
+    speed: f32,
+) -> (FormationId, UnitId) {
+    let spec = FormationSpec {
+        pattern: Pattern::for_radius(PatternKind::Box, radius),
+        ..FormationSpec::default()
+    };
+    let f = world.add_formation(spec, None, start, Vec2::X).unwrap();
+    let u = world
+        .add_unit(Body::new(start, radius, speed, 3.0).unwrap())
+        .unwrap();
+    world.add_member(f, Member::Unit(u)).unwrap();
+    world.order(f, Order::move_to(goal)).unwrap();
+    (f, u)
+}
+
+/// Steps `world` by 0.1 s up to `ticks` times until formation `f` holds: the seconds it took
+/// counted from `world`'s tick `from` (none if it never held).
+fn seconds_to_hold(world: &mut World, f: FormationId, from: u32, ticks: u32) -> Option<f32> {
+    (from..=ticks).find_map(|tick| {
+        world.step(0.1);
+        world
+            .formation(f)
+            .is_some_and(|f| f.is_holding())
+            .then_some(tick as f32 * 0.1)
+    })
+}
+
 /// A single whose shortest way runs through a slit a few centimetres wider than its unit (two
 /// blocks 1.06 m apart, the unit 1 m wide) goes round the blocks: planned through the slit, it
 /// came to the slit's mouth along one block's face and pressed into the corner beside the slit
@@ -164,25 +197,9 @@ fn a_single_goes_round_a_slit_barely_wider_than_its_unit() {
     }
     let mut world = World::new(map, WorldSettings::default(), 53).unwrap();
     let (start, goal) = (Vec2::new(91.5566, 91.024), Vec2::new(153.4199, 129.3771));
-    let spec = FormationSpec {
-        pattern: Pattern::for_radius(PatternKind::Box, 0.5),
-        ..FormationSpec::default()
-    };
-    let f = world.add_formation(spec, None, start, Vec2::X).unwrap();
-    let u = world
-        .add_unit(Body::new(start, 0.5, 1.3, 3.0).unwrap())
-        .unwrap();
-    world.add_member(f, Member::Unit(u)).unwrap();
-    world.order(f, Order::move_to(goal)).unwrap();
+    let (f, u) = order_single(&mut world, (start, goal), 0.5, 1.3);
     // The way round is about 80 m: a minute at 1.3 m/s.
-    let mut arrived = None;
-    for tick in 1..=1200 {
-        world.step(0.1);
-        if world.formation(f).is_some_and(|f| f.is_holding()) {
-            arrived = Some(tick as f32 * 0.1);
-            break;
-        }
-    }
+    let arrived = seconds_to_hold(&mut world, f, 1, 1200);
     let at = world.unit(u).unwrap().body.position;
     let t = arrived.unwrap_or_else(|| panic!("the single stands at {at:?}, not at its goal"));
     assert!((at - goal).length() < 0.5, "{at:?} after {t:.1} s");
@@ -209,16 +226,7 @@ fn a_vehicle_is_routed_through_a_gap_barely_wider_than_itself_met_at_a_slant() {
     }
     let mut world = World::new(map, WorldSettings::default(), 7).unwrap();
     let (start, goal) = (Vec2::new(60.0, 30.0), Vec2::new(140.0, 100.0));
-    let spec = FormationSpec {
-        pattern: Pattern::for_radius(PatternKind::Box, 1.2),
-        ..FormationSpec::default()
-    };
-    let f = world.add_formation(spec, None, start, Vec2::X).unwrap();
-    let u = world
-        .add_unit(Body::new(start, 1.2, 2.0, 3.0).unwrap())
-        .unwrap();
-    world.add_member(f, Member::Unit(u)).unwrap();
-    world.order(f, Order::move_to(goal)).unwrap();
+    let (f, u) = order_single(&mut world, (start, goal), 1.2, 2.0);
     world.step(0.1);
     let path = world.formation(f).unwrap().path.clone();
     assert_eq!(path.last().copied(), Some(goal), "{path:?}");
@@ -234,14 +242,7 @@ fn a_vehicle_is_routed_through_a_gap_barely_wider_than_itself_met_at_a_slant() {
         "{crossing:?} in {path:?}"
     );
     // About 110 m of way: a minute at 2 m/s.
-    let mut arrived = None;
-    for tick in 2..=1200 {
-        world.step(0.1);
-        if world.formation(f).is_some_and(|f| f.is_holding()) {
-            arrived = Some(tick as f32 * 0.1);
-            break;
-        }
-    }
+    let arrived = seconds_to_hold(&mut world, f, 2, 1200);
     let at = world.unit(u).unwrap().body.position;
     let t = arrived.unwrap_or_else(|| panic!("the vehicle stands at {at:?}, not at its goal"));
     assert!((at - goal).length() < 1.2, "{at:?} after {t:.1} s");

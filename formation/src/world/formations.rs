@@ -183,7 +183,7 @@ impl World {
             .formation_nav
             .terrain(self.terrain.map(), small)
             .unwrap_or(&self.terrain);
-        let (alt, narrows) = &mut self.scratch.detour_slanted;
+        let super::slanted_gaps::SlantedScratch { alt, narrows } = &mut self.scratch.detour_slanted;
         let buffers = super::slanted_gaps::Buffers {
             search: &mut self.scratch.path,
             path: &mut self.scratch.detour_path,

@@ -107,7 +107,7 @@ pub(crate) struct Scratch {
     pub(crate) detour_plan: super::terrain::PathPlan,
     /// A detour planned again through gaps met at a slant, and its passages' stretches (see
     /// `world/slanted_gaps.rs`).
-    pub(crate) detour_slanted: (super::terrain::PathPlan, Vec<(f32, f32)>),
+    pub(crate) detour_slanted: super::slanted_gaps::SlantedScratch,
     /// Buffers of the overwatch stage's cover updates (see `world/overwatch.rs`).
     pub(crate) overwatch: super::overwatch::OverwatchScratch,
 }

@@ -154,7 +154,7 @@ impl World {
         scratch.path.reserve_for(terrain.navgraph());
         scratch.detour_plan.reserve(PLAN_RESERVE);
         scratch.detour_path.waypoints.reserve_total(PLAN_RESERVE);
-        let (alt, narrows) = &mut scratch.detour_slanted;
+        let super::slanted_gaps::SlantedScratch { alt, narrows } = &mut scratch.detour_slanted;
         alt.reserve(PLAN_RESERVE);
         narrows.reserve_total(PLAN_RESERVE);
         let plan = &mut scratch.detour_plan;

@@ -36,6 +36,16 @@ const START_SLACK: f32 = 1e-3;
 /// How much nearer its goal (metres) the plan made again must end to be taken.
 const NEARER: f32 = 0.5;
 
+/// The buffers the world keeps for plans made again (in its scratch): the plan and the
+/// passages' stretches along it.
+#[derive(Default)]
+pub(super) struct SlantedScratch {
+    /// The plan made again.
+    pub(super) alt: PathPlan,
+    /// The stretches of its passages.
+    pub(super) narrows: Vec<(f32, f32)>,
+}
+
 /// The buffers a plan is made again with: the search's, the path's, the plan made again and
 /// the passages' stretches along it. Planning allocates nothing once they have room.
 pub(super) struct Buffers<'a> {
