@@ -120,12 +120,17 @@ fn a_formation_closes_up_into_ranks_for_a_narrow_gap() {
 /// Three squads of 16 converging on one 4 m gap in a wall, from the west-north-west, the west
 /// and the west-south-west, take turns at it: a squad waiting for its turn keeps the pattern it
 /// was ordered in instead of closing up into ranks for the gap (ranks many deep would reach
-/// from where it waits into the gap: at most half a second of waiting in ranks, while it
-/// opens out again), none of its units stands in the gap, at least two squads wait at some
-/// time, and all three arrive beyond the wall without a pair of units overlapping more than
-/// 5 %.
+/// from where it stands into the gap: at most half a second standing in ranks while it gives
+/// way, as it opens out again), none of its units stands in the gap, at least two squads wait
+/// at some time, and all three arrive beyond the wall within 57 s without a pair of units
+/// overlapping more than 5 %. A squad that gives way queues right behind the rear of the one
+/// going first and walks through the gap after it in ranks, at that one's pace (0.5 to 1.4
+/// m/s here): all three were through in 52 s, against 62 s when each stood at the stop line
+/// where its box first came near the other's track until the other's rear had cleared it.
 #[test]
 fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
+    /// Anchor speed (m/s) below which a squad giving way counts as standing.
+    const STANDING: f32 = 0.3;
     let mut world = walled(4.0);
     let squads = [
         squad(&mut world, 16, Vec2::new(45.0, 75.0), Vec2::new(90.0, 75.0)),
@@ -143,7 +148,7 @@ fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
                 continue;
             }
             waited[k] = true;
-            in_ranks[k] += u32::from(form.in_column);
+            in_ranks[k] += u32::from(form.in_column && form.anchor.velocity.length() < STANDING);
             for m in &form.members {
                 if let Member::Unit(u) = *m {
                     let p = world.unit(u).expect("unit").body.position;
@@ -160,9 +165,11 @@ fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
             break;
         }
     }
+    let done = done.expect("not all three arrived beyond the wall in 600 s");
     assert!(
-        done.is_some(),
-        "not all three arrived beyond the wall in 600 s"
+        (done + 1) as f32 * DT <= 57.0,
+        "all three through after {:.1} s",
+        (done + 1) as f32 * DT
     );
     assert!(
         waited.iter().filter(|&&w| w).count() >= 2,
@@ -170,7 +177,7 @@ fn squads_bound_for_one_gap_wait_their_turn_in_their_pattern() {
     );
     assert!(
         in_ranks.iter().all(|&t| t as f32 * DT <= 0.5),
-        "ticks waiting closed up into ranks: {in_ranks:?}"
+        "ticks standing closed up into ranks while giving way: {in_ranks:?}"
     );
     assert!(deepest <= 0.05, "overlap {deepest:.3}");
 }

@@ -239,6 +239,12 @@ pub struct Formation {
     /// the other way (see `world/make_way/passage_turns.rs`; updated every tick).
     #[serde(default)]
     pub(crate) waits_at_passage: bool,
+    /// How far its farthest unit member stood from the anchor, its radius included (at
+    /// least; 0 for none), as tallied before the anchor last moved (updated every tick): a
+    /// formation queueing right behind this one at a passage keeps behind its members left
+    /// behind as well as behind its slots (`world/make_way/passage_turns.rs`).
+    #[serde(default)]
+    pub(crate) spread: f32,
 }
 
 fn zero() -> Vec2 {
@@ -278,6 +284,7 @@ impl Formation {
             slots: Vec::new(),
             needs_assignment: true,
             half_extent: Vec2::ZERO,
+            spread: 0.0,
             pass_velocity: Vec2::ZERO,
             follow_speed: None,
             give_way: None,

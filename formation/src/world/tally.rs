@@ -75,6 +75,7 @@ impl MemberTally {
         f.slowest_speed = self.slowest;
         f.weakest_accel = self.weakest;
         f.half_extent = self.half_extent;
+        f.spread = self.spread;
     }
 }
 

@@ -44,7 +44,7 @@ pub(super) fn is_small_group(f: &Formation) -> bool {
 }
 
 /// Seconds over which a follower closes (or opens) the gap to the one ahead.
-const FOLLOW_TIME: f32 = 2.0;
+pub(super) const FOLLOW_TIME: f32 = 2.0;
 /// Anchor speed (m/s) below which a formation that is not queueing itself is not waited for
 /// (lag moderation alone never slows a moving anchor this much: it keeps at least
 /// `min_speed_factor` of its cruise speed).

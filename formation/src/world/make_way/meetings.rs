@@ -247,7 +247,8 @@ mod tests {
                         continue;
                     }
                     let rank = index.ranks[i];
-                    if let Some((speed, _)) = index.cap_from(a, me, b) {
+                    let queues = || index.queues_at_passage(a);
+                    if let Some((speed, _)) = index.cap_from(a, me, b, &queues) {
                         if every_pair.is_none_or(|(s, k, _)| speed < s || (speed == s && rank < k))
                         {
                             every_pair = Some((speed, rank, b.id));

@@ -26,7 +26,7 @@ use cohort_steering::Vec2;
 
 use super::PASS_MARGIN;
 use super::right_of_way::{GiveWay, STOP_TIME};
-use super::root_index::{RootEntry, RootIndex};
+use super::root_index::{PASSAGE_LOOK, RootEntry, RootIndex};
 use crate::formation::Formation;
 use crate::ids::FormationId;
 use crate::pattern::PatternKind;
@@ -124,4 +124,57 @@ impl RootIndex {
             eta: to_mouth / me.cruise().max(0.01),
         })
     }
+}
+
+impl RootIndex {
+    /// Whether mover `a` may queue right behind another formation at the passage it is bound
+    /// for ([`queue_cap`]): no formation is bound for that passage the other way. Where one
+    /// is, the two streams take turns and pass each other at the passage (see the module
+    /// doc), and a stream that follows on close behind its leader leaves an oncoming one no
+    /// turn: three squads from each end of a 4 m corridor stood for good at its mouths.
+    pub(super) fn queues_at_passage(&self, a: &RootEntry) -> bool {
+        let Some(middle) = a.passage else {
+            return false;
+        };
+        // An oncoming formation bound for the passage has it within `PASSAGE_LOOK` of path
+        // ahead of its anchor.
+        let reach = PASSAGE_LOOK + 2.0 * a.passage_half_length + 2.0 * self.max_reach();
+        let mut oncoming = false;
+        self.for_each_near(middle, reach, |b| {
+            oncoming |= b.id != a.id
+                && b.moving
+                && b.passage_way.dot(a.passage_way) < ONCOMING_COS
+                && a.bound_for_one_passage(b);
+        });
+        !oncoming
+    }
+}
+
+/// The speed cap of formation `a` (half as deep as `a_depth`) queueing for the passage it is
+/// bound for behind `b` (half as deep as `b_depth`), which goes through it the same way
+/// first: `a` may close until its front is its follow gap further from the passage's mouth
+/// than `b`'s rear, whatever the angle their paths meet the mouth at. `b`'s rear is its
+/// slots' depth behind its anchor, or its farthest member's distance from the anchor if that
+/// is further (members still filing into the passage from its pattern, left behind: queued
+/// behind `b`'s slots alone, `a`'s members pressed into them). Every unit of `a` is then
+/// further from the mouth than every unit of `b`, so the two cannot touch, and `a` reaches
+/// the mouth right behind `b`'s rear instead of standing where its box would first have come
+/// near `b`'s track (tens of metres out where paths meet the mouth at a shallow angle).
+pub(super) fn queue_cap(a: &RootEntry, a_depth: f32, b: &RootEntry, b_depth: f32) -> f32 {
+    let Some(middle) = a.passage else {
+        return 0.0;
+    };
+    let way = a.passage_way;
+    let mouth = middle - way * a.passage_half_length;
+    // Metres to go to the mouth (negative once in the passage).
+    let to_go = |p: Vec2| {
+        let into = (p - mouth).dot(way);
+        if into < 0.0 {
+            (p - mouth).length()
+        } else {
+            -into
+        }
+    };
+    let gap = (to_go(a.position) - a_depth) - (to_go(b.position) + b_depth.max(b.spread));
+    (b.velocity.length() + (gap - a.follow_gap) / super::following::FOLLOW_TIME).max(0.0)
 }

@@ -20,7 +20,15 @@
 //! Tracks that first meet at a shallow angle (under [`MERGE_COS`]'s) are a merge, not a
 //! crossing: where both formations queue, queueing lets them into one lane in turn
 //! (`make_way/zipper.rs`), unless both are bound for one passage (a narrow stretch of their
-//! paths, see `world/narrows.rs`), where they take turns at it by this rule.
+//! paths, see `world/narrows.rs`), where they take turns at it by this rule. There the one
+//! that waits may close up further, its front no nearer the passage's mouth than its follow
+//! gap behind the other's rear (`passage_turns::queue_cap`): the stop line where their
+//! tracks first meet lies metres out when they meet the mouth at a shallow angle, and the
+//! squads bound for one gap stood 2 to 8 s apart in it, each walking up from its stop line
+//! after the one before had gone through (twenty squads of 50 at a 4 m gap: 512 s on
+//! average over thirteen copies against 445 s queueing at the mouth; `docs/traffic.md`).
+//! Not while a formation is bound for the passage the other way
+//! (`passage_turns::RootIndex::queues_at_passage`).
 //!
 //! Two formations each in the other's way ahead walk one route both ways: stopping on it
 //! would block the other, so that is left to passing. Single units and small flat groups
@@ -168,6 +176,9 @@ impl RootIndex {
     ) -> Option<GiveWay> {
         let me = self.mover(a)?;
         let r = self.give_way_radius(a, me);
+        // Asked at most once, and only of a formation bound for a passage alike with another.
+        let queues_once = std::cell::OnceCell::new();
+        let queues = || *queues_once.get_or_init(|| self.queues_at_passage(a));
         // The tightest cap, and the rank of the formation that sets it: the same whatever
         // order the caps come in (no two formations share a rank).
         let mut out: Option<(GiveWay, u32)> = None;
@@ -190,7 +201,7 @@ impl RootIndex {
             // Visited in rank order.
             let mut rank = 0;
             self.for_each_near(a.position, r, |b| {
-                if let Some(cap) = self.cap_from(a, me, b).filter(|_| counts(b)) {
+                if let Some(cap) = self.cap_from(a, me, b, &queues).filter(|_| counts(b)) {
                     consider(b, rank, cap);
                 }
                 rank += 1;
@@ -212,7 +223,7 @@ impl RootIndex {
             let Some(other) = self.mover(b) else {
                 continue;
             };
-            if let Some(cap) = cap(a, me, seen.own, b, other, seen.theirs, false) {
+            if let Some(cap) = cap((a, me, seen.own), (b, other, seen.theirs), false, &queues) {
                 consider(b, rank, cap);
             }
         }
@@ -289,13 +300,19 @@ impl RootIndex {
     /// The speed cap formation `b` sets mover `a` (whose mover is `me`) if `b` goes first at
     /// the first meeting of their tracks, and `a`'s seconds to the meeting; `None` if `b` does
     /// not go first.
-    pub(super) fn cap_from(&self, a: &RootEntry, me: &Mover, b: &RootEntry) -> Option<(f32, f32)> {
+    pub(super) fn cap_from(
+        &self,
+        a: &RootEntry,
+        me: &Mover,
+        b: &RootEntry,
+        queues: &dyn Fn() -> bool,
+    ) -> Option<(f32, f32)> {
         if b.id == a.id || !b.moving {
             return None;
         }
         let other = self.mover(b)?;
         let [(sa, _), along_b] = Self::pair_meeting(a, me, b, other)?;
-        cap(a, me, sa, b, other, along_b, false)
+        cap((a, me, sa), (b, other, along_b), false, queues)
     }
 
     /// The speed cap formation `b` sets mover `a` as if `b` went first where their tracks
@@ -308,7 +325,9 @@ impl RootIndex {
         }
         let (me, other) = (self.mover(a)?, self.mover(b)?);
         let [(sa, _), along_b] = Self::pair_meeting(a, me, b, other)?;
-        cap(a, me, sa, b, other, along_b, true)
+        cap((a, me, sa), (b, other, along_b), true, &|| {
+            self.queues_at_passage(a)
+        })
     }
 }
 
@@ -316,15 +335,14 @@ impl RootIndex {
 /// where their tracks first meet, and `a`'s seconds to the meeting at its cruise speed; `None`
 /// if `b` does not go first: `sa` is the meeting's arc length along `a`'s track, `along_b`
 /// the arc length and distance of [`Track::first_meeting`] along `b`'s. With `second`, `b`
-/// goes first whoever reaches the meeting first.
+/// goes first whoever reaches the meeting first. `queues` tells whether `a` may queue right
+/// behind `b` at a passage both are bound for ([`RootIndex::queues_at_passage`]; asked only
+/// of such a pair).
 fn cap(
-    a: &RootEntry,
-    me: &Mover,
-    sa: f32,
-    b: &RootEntry,
-    other: &Mover,
-    along_b: (f32, f32),
+    (a, me, sa): (&RootEntry, &Mover, f32),
+    (b, other, along_b): (&RootEntry, &Mover, (f32, f32)),
     second: bool,
+    queues: &dyn Fn() -> bool,
 ) -> Option<(f32, f32)> {
     let (sb, db) = along_b;
     let d = a.half_extent.y.abs() + b.half_extent.y.abs() + MEET_MARGIN;
@@ -347,5 +365,16 @@ fn cap(
     // formation that is early slows instead of stopping.
     let clear = (sb + other.half_depth + 2.0 * db) / other.cruise.max(0.01);
     let gap = sa - me.half_depth - STOP_GAP;
-    Some(((gap / clear.max(STOP_TIME)).max(0.0), ta))
+    let mut speed = (gap / clear.max(STOP_TIME)).max(0.0);
+    // Bound the same way for one passage, it queues right behind the other's rear instead
+    // (closer to the mouth than the stop line where their tracks meet at a shallow angle).
+    if a.through_one_passage_alike(b) && queues() {
+        speed = speed.max(super::passage_turns::queue_cap(
+            a,
+            me.half_depth,
+            b,
+            other.half_depth,
+        ));
+    }
+    Some((speed, ta))
 }

@@ -29,7 +29,7 @@ type Formations = slotmap::SlotMap<FormationId, Formation>;
 const STRIP_HEIGHT: f32 = 8.0;
 /// Metres of path ahead of its anchor within which a passage counts as the one a formation is
 /// bound for (see [`RootEntry::bound_for_one_passage`]).
-const PASSAGE_LOOK: f32 = 60.0;
+pub(super) const PASSAGE_LOOK: f32 = 60.0;
 /// Metres beyond both half-widths within which the passages two formations are bound for
 /// count as one.
 const PASSAGE_MARGIN: f32 = 1.0;
@@ -55,6 +55,8 @@ pub(crate) struct RootEntry {
     /// The length of `half_extent`: the radius of the circle round its anchor that holds
     /// its slots (read by every test between two roots' circles).
     pub(super) circle_radius: f32,
+    /// How far its farthest unit member stood from the anchor (`Formation::spread`).
+    pub(super) spread: f32,
     pub(super) moving: bool,
     /// Whether it is one unit moved on its own (see [`Formation::is_single`]).
     pub(super) single: bool,
@@ -141,6 +143,7 @@ impl RootEntry {
             velocity,
             half_extent: f.half_extent,
             circle_radius: f.half_extent.length(),
+            spread: f.spread,
             moving,
             single: f.is_single(),
             small_group,

@@ -173,6 +173,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         delay,
         held_away,
         waits_at_passage,
+        spread,
     } = f;
     let narrowed = narrowed.as_ref().map(|p| p.pattern());
     let (pattern, base) = (pattern.pattern(), base_pattern.pattern());
@@ -249,7 +250,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
     lanes.absorb(&[
         passing,
         pair(pass_width, delay.to_bits()),
-        pair(held_away.to_bits(), 0),
+        pair(held_away.to_bits(), spread.to_bits()),
         0,
         0,
         0,

@@ -48,6 +48,7 @@ fn index_of(roots: &[Drawn]) -> RootIndex {
             velocity,
             half_extent,
             circle_radius: half_extent.length(),
+            spread: half_extent.length(),
             moving,
             // Every fifth a single (none among the first four: the hand-made scenes below).
             single: k % 5 == 4,
