@@ -36,6 +36,13 @@ pub(crate) struct LaneEdge {
     point: Vec2,
     /// The unit normal pointing over the line (to the formation's left).
     left: Vec2,
+    /// How far along the formation's heading from [`Self::point`] the line holds: to the
+    /// far end of the passage the two pass in (of the oncoming formation, when its path
+    /// shows none). A unit beyond it is out of the passage, and the path beyond may turn
+    /// across the line: a column one vehicle wide passing a squad waiting beyond the far
+    /// mouth held its front units on the straight line while their slots lay round the turn
+    /// beyond it, and nobody moved again.
+    until: f32,
 }
 
 impl LaneEdge {
@@ -55,19 +62,34 @@ impl LaneEdge {
         if !(half_way >= a.half_extent.y.abs()) {
             return None;
         }
+        let forward = -left.perp();
+        let until = crate::world::narrows::narrows_end_ahead(a, a.half_extent.x.abs())
+            .unwrap_or_else(|| {
+                (b.anchor.position - a.anchor.position).dot(forward) + b.half_extent.length()
+            });
         let edge = Self {
             point: a.anchor.position + left * half_way,
             left,
+            until,
         };
-        (edge.point.is_finite() && edge.left.is_finite() && edge.left != Vec2::ZERO).then_some(edge)
+        (edge.point.is_finite()
+            && edge.left.is_finite()
+            && edge.left != Vec2::ZERO
+            && edge.until.is_finite())
+        .then_some(edge)
     }
 
     /// The velocity a unit of `radius` and top speed `max_speed` standing at `at` takes
     /// instead of `velocity`: its motion over the edge cut to the room it has (or turned
     /// back over it), the rest kept.
     pub(crate) fn keep(&self, at: Vec2, radius: f32, velocity: Vec2, max_speed: f32) -> Vec2 {
+        // Beyond the oncoming formation's far end the line no longer holds.
+        let rel = at - self.point;
+        if rel.dot(-self.left.perp()) > self.until {
+            return velocity;
+        }
         // How far the unit's left side is over the line (negative: its room).
-        let over = (at - self.point).dot(self.left) + radius;
+        let over = rel.dot(self.left) + radius;
         let most = -over / EDGE_TIME;
         let towards = velocity.dot(self.left);
         if !(towards > most) {
@@ -88,6 +110,7 @@ mod tests {
         LaneEdge {
             point: Vec2::new(0.0, 1.0),
             left: Vec2::Y,
+            until: 50.0,
         }
     }
 
@@ -128,6 +151,38 @@ mod tests {
             LaneEdge::between(&a, &file(Vec2::new(40.0, 31.0), -Vec2::X)),
             None
         );
+    }
+
+    #[test]
+    fn the_edge_ends_at_the_passages_far_end() {
+        // East along y = 29 on a path whose stretch from 10 to 50 m is narrow, the anchor at
+        // its start: the line holds to 50 m ahead.
+        let mut a = file(Vec2::new(0.0, 29.0), Vec2::X);
+        a.path = vec![Vec2::new(0.0, 29.0), Vec2::new(100.0, 29.0)];
+        a.path_index = 1;
+        a.narrows = vec![(10.0, 50.0)];
+        let b = file(Vec2::new(40.0, 31.0), -Vec2::X);
+        let edge = LaneEdge::between(&a, &b).expect("edge");
+        assert!((edge.until - 50.0).abs() < 1e-4, "{edge:?}");
+        let v = Vec2::new(1.0, 0.5);
+        assert!(edge.keep(Vec2::new(49.0, 30.5), 0.5, v, 1.3).y < 0.0);
+        assert_eq!(edge.keep(Vec2::new(51.0, 30.5), 0.5, v, 1.3), v);
+    }
+
+    #[test]
+    fn without_a_passage_on_its_path_the_edge_ends_at_the_oncoming_formations_far_end() {
+        // East along y = 29, the oncoming one along y = 31 with its anchor 40 m ahead and a
+        // half-extent of 30.0 m by 0.5 m (30.004 m long): the line holds to 70.004 m ahead.
+        let (a, b) = (
+            file(Vec2::new(0.0, 29.0), Vec2::X),
+            file(Vec2::new(40.0, 31.0), -Vec2::X),
+        );
+        let edge = LaneEdge::between(&a, &b).expect("edge");
+        assert!((edge.until - 70.004).abs() < 1e-3, "{edge:?}");
+        // Over the line within its length: walked back; beyond it: left alone.
+        let v = Vec2::new(1.0, 0.5);
+        assert!(edge.keep(Vec2::new(69.0, 30.5), 0.5, v, 1.3).y < 0.0);
+        assert_eq!(edge.keep(Vec2::new(71.0, 30.5), 0.5, v, 1.3), v);
     }
 
     #[test]

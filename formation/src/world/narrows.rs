@@ -393,6 +393,21 @@ pub(super) fn passage_ahead(f: &Formation, ahead: f32) -> Option<(Vec2, Vec2, f3
         })
 }
 
+/// Metres of path from the anchor's place on it to the far end of the last narrow stretch
+/// that begins within `depth` ahead of the anchor and ends no more than `depth` behind it
+/// (the passage its slots stand in or come to), if any.
+pub(super) fn narrows_end_ahead(f: &Formation, depth: f32) -> Option<f32> {
+    if f.path.len() < 2 {
+        return None;
+    }
+    let s = arc_length_at_anchor(f);
+    narrows_near(f, depth, depth)
+        .map(|(_, n1)| n1 - s)
+        .fold(None, |most: Option<f32>, e| {
+            Some(most.map_or(e, |m| m.max(e)))
+        })
+}
+
 /// Arc length along the formation's path of its anchor's projection on the current leg.
 fn arc_length_at_anchor(f: &Formation) -> f32 {
     if f.path.len() < 2 {
