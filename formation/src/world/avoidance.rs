@@ -157,6 +157,9 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) goals: &'a [(Vec2, Vec2)],
     /// Per unit: what its goal is (whether its slot stands still: see [`Self::strays`]).
     pub(super) headings: &'a [super::separation::Heading],
+    /// The map's geometry (how wide a passage two strays meet in is: see
+    /// [`Self::first_in_one_file`]).
+    pub(super) map: &'a cohort_pathing::ValidMap,
 }
 
 /// A unit's own buffers for its avoidance (one set per thread).
@@ -319,6 +322,14 @@ impl AvoidanceInput<'_> {
                 j < i || !single_stray(j)
             });
         }
+        // Of two strays of different formations meeting head-on where one file fits, the
+        // first by index walks on and the other takes all of the avoidance: it backs out.
+        let yields = if strays && cap > 0 {
+            self.one_file_meetings(i, search, cap, nearest)
+        } else {
+            false
+        };
+        let yields_to = |j: usize| yields && j < i && self.first_in_one_file(j, i);
         // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
         // the choice only among other units.
         if nearest.is_empty() {
@@ -364,7 +375,10 @@ impl AvoidanceInput<'_> {
                 let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
                 opener(other) == LaneOpener::Single || (other != group && self.strays(j))
             };
-            if (!mover && group != NO_GROUP && single()) || (first && j < i && single_stray(j)) {
+            if (!mover && group != NO_GROUP && single())
+                || (first && j < i && single_stray(j))
+                || yields_to(j)
+            {
                 1.0
             } else {
                 SHARE

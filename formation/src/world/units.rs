@@ -209,6 +209,7 @@ pub(super) fn steer_units(
         limits: (max_radius, fastest),
         goals,
         headings,
+        map: terrain.valid_map(),
     });
     let ctx = SteerContext {
         terrain,

@@ -1,7 +1,11 @@
 //! Strays: units that walk straight to their slots through the units of standing formations,
-//! which step aside (see [`AvoidanceInput::strays`]).
+//! which step aside (see [`AvoidanceInput::strays`]); and two strays of different formations
+//! meeting head-on where only one fits, of which one backs out (see
+//! [`AvoidanceInput::first_in_one_file`]).
 
+use super::search::{NearKey, insert_nearest};
 use super::{AvoidanceInput, Heading, NO_GROUP};
+use cohort_steering::Vec2;
 
 /// Distance (metres) from its standing slot beyond which a unit walking to it counts as
 /// straying (see [`AvoidanceInput::strays`]).
@@ -71,5 +75,94 @@ impl AvoidanceInput<'_> {
             Heading::Straggling => size > 1 && held(),
             Heading::Detour | Heading::MovingSlot => false,
         }
+    }
+}
+
+/// Metres of gap between two strays within which they meet (see
+/// [`AvoidanceInput::first_in_one_file`]).
+const MEET_GAP: f32 = 1.0;
+
+/// Files of the wider of two strays that a passage must hold side by side for them to pass
+/// each other in it.
+const PASSING_FILES: f32 = 2.0;
+
+impl AvoidanceInput<'_> {
+    /// Whether strays `first` and `second` (by index, `first < second`) of different
+    /// formations meet head-on where only one file of them fits: each walks towards the
+    /// other (its goal lies beyond where it stands, the other's way), they stand within
+    /// [`MEET_GAP`] of touching, and the passage across the line between them, at its
+    /// middle, is narrower than two of the wider one side by side. Then `first` walks on
+    /// and `second` takes all of the avoidance between them and backs out of its way.
+    /// Neither can step aside in such a passage, and two strays walk through each other's
+    /// standing formations without avoiding each other: two vehicles left behind by their
+    /// formations, each on its way back to its slot, met nose to nose in a gap one vehicle
+    /// wide, and neither moved again. The test reads both units alike, so the two agree.
+    pub(super) fn first_in_one_file(&self, first: usize, second: usize) -> bool {
+        let (Some(&p), Some(&q), Some(&rp), Some(&rq)) = (
+            self.positions.get(first),
+            self.positions.get(second),
+            self.radii.get(first),
+            self.radii.get(second),
+        ) else {
+            return false;
+        };
+        let (Some(&(gp, _)), Some(&(gq, _))) = (self.goals.get(first), self.goals.get(second))
+        else {
+            return false;
+        };
+        let way = q - p;
+        let d = way.length();
+        if !(first < second && d <= rp + rq + MEET_GAP && d > 1e-6) {
+            return false;
+        }
+        let group = |k: usize| self.groups.get(k).copied().unwrap_or(NO_GROUP);
+        if group(first) == group(second) || !(way.dot(gp - p) > 0.0 && way.dot(gq - q) < 0.0) {
+            return false;
+        }
+        // The passage's narrowest cross-section through the middle of the two, of four
+        // directions 45 degrees apart (the line between two units squeezing past each other
+        // in a gap may cross it at a slant).
+        let middle = p + way * 0.5;
+        let need = PASSING_FILES * 2.0 * rp.max(rq);
+        let run = |dir: Vec2| crate::world::narrows::free_run(self.map, middle, dir, need);
+        let h = std::f32::consts::FRAC_1_SQRT_2;
+        [Vec2::X, Vec2::new(h, h), Vec2::Y, Vec2::new(-h, h)]
+            .into_iter()
+            .any(|dir| run(dir) + run(-dir) < need)
+    }
+
+    /// For stray `i`: puts every stray of another formation it meets in one file and comes
+    /// second to ([`Self::first_in_one_file`]) among its `nearest` (at most `cap`), and
+    /// drops those it comes first to. Returns whether it comes second to any.
+    pub(super) fn one_file_meetings(
+        &self,
+        i: usize,
+        search: &crate::world::units::Search<'_>,
+        cap: usize,
+        nearest: &mut Vec<NearKey>,
+    ) -> bool {
+        let (Some(&at), Some(&radius)) = (self.positions.get(i), self.radii.get(i)) else {
+            return false;
+        };
+        let reach = radius + self.limits.0 + MEET_GAP;
+        let mut second = false;
+        search.for_each_in_radius(at, reach, |j, p| {
+            let j = j as usize;
+            if j < i && self.strays(j) && self.first_in_one_file(j, i) {
+                second = true;
+                if !nearest.iter().any(|k| k.index() as usize == j) {
+                    insert_nearest(
+                        nearest,
+                        cap,
+                        NearKey::new((p - at).length_squared(), j as u32),
+                    );
+                }
+            }
+        });
+        nearest.retain(|k| {
+            let j = k.index() as usize;
+            !(j > i && self.strays(j) && self.first_in_one_file(i, j))
+        });
+        second
     }
 }
