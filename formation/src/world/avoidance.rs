@@ -324,7 +324,9 @@ impl AvoidanceInput<'_> {
         }
         // Of two strays of different formations meeting head-on where one file fits, the
         // first by index walks on and the other takes all of the avoidance: it backs out.
-        let yields = if strays && cap > 0 {
+        // (Only where steering found walls or obstacles near: in the open, no search.)
+        let walled = !(near_walls.is_empty() && near_obstacles.is_empty());
+        let yields = if strays && cap > 0 && walled {
             self.one_file_meetings(i, search, cap, nearest)
         } else {
             false

@@ -145,10 +145,14 @@ impl AvoidanceInput<'_> {
             return false;
         };
         let reach = radius + self.limits.0 + MEET_GAP;
+        let group = |k: usize| self.groups.get(k).copied().unwrap_or(NO_GROUP);
+        let own = group(i);
+        // Squad-mates (most of the units near) are rejected first, by their group alone.
+        let other_stray = |j: usize| group(j) != own && self.strays(j);
         let mut second = false;
         search.for_each_in_radius(at, reach, |j, p| {
             let j = j as usize;
-            if j < i && self.strays(j) && self.first_in_one_file(j, i) {
+            if j < i && other_stray(j) && self.first_in_one_file(j, i) {
                 second = true;
                 if !nearest.iter().any(|k| k.index() as usize == j) {
                     insert_nearest(
@@ -161,7 +165,7 @@ impl AvoidanceInput<'_> {
         });
         nearest.retain(|k| {
             let j = k.index() as usize;
-            !(j > i && self.strays(j) && self.first_in_one_file(i, j))
+            !(j > i && other_stray(j) && self.first_in_one_file(i, j))
         });
         second
     }
