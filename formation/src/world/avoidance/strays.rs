@@ -90,8 +90,9 @@ impl AvoidanceInput<'_> {
     /// Whether strays `first` and `second` (by index, `first < second`) of different
     /// formations meet head-on where only one file of them fits: each walks towards the
     /// other (its goal lies beyond where it stands, the other's way), they stand within
-    /// [`MEET_GAP`] of touching, and the passage across the line between them, at its
-    /// middle, is narrower than two of the wider one side by side. Then `first` walks on
+    /// [`MEET_GAP`] of touching, and the passage's narrowest cross-section through the
+    /// middle of the two (of four directions 45 degrees apart) is narrower than two of the
+    /// wider one side by side. Then `first` walks on
     /// and `second` takes all of the avoidance between them and backs out of its way.
     /// Neither can step aside in such a passage, and two strays walk through each other's
     /// standing formations without avoiding each other: two vehicles left behind by their

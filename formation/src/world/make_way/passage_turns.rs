@@ -20,6 +20,9 @@
 //! still pass each other. Where a third file fits, units squeeze past each other at the
 //! mouth, and waiting there made formations meeting in corridors 4 to 6 m wide slower, not
 //! faster.
+//!
+//! Formations bound the same way for one passage, with none bound for it the other way,
+//! queue right behind each other at its mouth ([`queue_cap`], used by right of way).
 
 use cohort_pathing::ValidMap;
 use cohort_steering::Vec2;
@@ -124,9 +127,7 @@ impl RootIndex {
             eta: to_mouth / me.cruise().max(0.01),
         })
     }
-}
 
-impl RootIndex {
     /// Whether mover `a` may queue right behind another formation at the passage it is bound
     /// for ([`queue_cap`]): no formation is bound for that passage the other way. Where one
     /// is, the two streams take turns and pass each other at the passage (see the module
