@@ -329,9 +329,9 @@ impl AvoidanceInput<'_> {
         let yields = if strays && cap > 0 && walled {
             self.one_file_meetings(i, search, cap, nearest)
         } else {
-            false
+            strays::YieldsTo::default()
         };
-        let yields_to = |j: usize| yields && j < i && self.first_in_one_file(j, i);
+        let yields_to = |j: usize| yields.contains(j);
         // Walls and obstacles alone are steering's (wall and obstacle avoidance); they bound
         // the choice only among other units.
         if nearest.is_empty() {

@@ -83,7 +83,7 @@ impl LaneEdge {
     /// instead of `velocity`: its motion over the edge cut to the room it has (or turned
     /// back over it), the rest kept.
     pub(crate) fn keep(&self, at: Vec2, radius: f32, velocity: Vec2, max_speed: f32) -> Vec2 {
-        // Beyond the oncoming formation's far end the line no longer holds.
+        // Beyond the far end of the passage (see `until`) the line no longer holds.
         let rel = at - self.point;
         if rel.dot(-self.left.perp()) > self.until {
             return velocity;
@@ -164,9 +164,16 @@ mod tests {
         let b = file(Vec2::new(40.0, 31.0), -Vec2::X);
         let edge = LaneEdge::between(&a, &b).expect("edge");
         assert!((edge.until - 50.0).abs() < 1e-4, "{edge:?}");
+        holds_to(&edge, 50.0);
+    }
+
+    /// Asserts that `edge` (of a formation heading +x, the line along y = 30) walks a unit
+    /// over the line back 1 m short of `until` metres ahead, and leaves one 1 m beyond it
+    /// alone.
+    fn holds_to(edge: &LaneEdge, until: f32) {
         let v = Vec2::new(1.0, 0.5);
-        assert!(edge.keep(Vec2::new(49.0, 30.5), 0.5, v, 1.3).y < 0.0);
-        assert_eq!(edge.keep(Vec2::new(51.0, 30.5), 0.5, v, 1.3), v);
+        assert!(edge.keep(Vec2::new(until - 1.0, 30.5), 0.5, v, 1.3).y < 0.0);
+        assert_eq!(edge.keep(Vec2::new(until + 1.0, 30.5), 0.5, v, 1.3), v);
     }
 
     #[test]
@@ -179,10 +186,7 @@ mod tests {
         );
         let edge = LaneEdge::between(&a, &b).expect("edge");
         assert!((edge.until - 70.004).abs() < 1e-3, "{edge:?}");
-        // Over the line within its length: walked back; beyond it: left alone.
-        let v = Vec2::new(1.0, 0.5);
-        assert!(edge.keep(Vec2::new(69.0, 30.5), 0.5, v, 1.3).y < 0.0);
-        assert_eq!(edge.keep(Vec2::new(71.0, 30.5), 0.5, v, 1.3), v);
+        holds_to(&edge, 70.0);
     }
 
     #[test]

@@ -86,6 +86,34 @@ const MEET_GAP: f32 = 1.0;
 /// each other in it.
 const PASSING_FILES: f32 = 2.0;
 
+/// Most strays one stray records that it backs out for at once (more cannot stand within a
+/// metre of it in a passage one file wide).
+const MOST_YIELDED_TO: usize = 8;
+
+/// The strays a stray backs out for this tick ([`AvoidanceInput::one_file_meetings`]), kept
+/// so that each pair's test is made once, not once per use of the neighbour.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct YieldsTo {
+    indices: [u32; MOST_YIELDED_TO],
+    count: usize,
+}
+
+impl YieldsTo {
+    /// Whether it backs out for unit `j`.
+    pub(super) fn contains(&self, j: usize) -> bool {
+        self.indices
+            .get(..self.count)
+            .is_some_and(|found| found.iter().any(|&k| k as usize == j))
+    }
+
+    fn push(&mut self, j: usize) {
+        if let Some(slot) = self.indices.get_mut(self.count) {
+            *slot = j as u32;
+            self.count += 1;
+        }
+    }
+}
+
 impl AvoidanceInput<'_> {
     /// Whether strays `first` and `second` (by index, `first < second`) of different
     /// formations meet head-on where only one file of them fits: each walks towards the
@@ -134,27 +162,27 @@ impl AvoidanceInput<'_> {
 
     /// For stray `i`: puts every stray of another formation it meets in one file and comes
     /// second to ([`Self::first_in_one_file`]) among its `nearest` (at most `cap`), and
-    /// drops those it comes first to. Returns whether it comes second to any.
+    /// drops those it comes first to. Returns those it comes second to.
     pub(super) fn one_file_meetings(
         &self,
         i: usize,
         search: &crate::world::units::Search<'_>,
         cap: usize,
         nearest: &mut Vec<NearKey>,
-    ) -> bool {
+    ) -> YieldsTo {
+        let mut second = YieldsTo::default();
         let (Some(&at), Some(&radius)) = (self.positions.get(i), self.radii.get(i)) else {
-            return false;
+            return second;
         };
         let reach = radius + self.limits.0 + MEET_GAP;
         let group = |k: usize| self.groups.get(k).copied().unwrap_or(NO_GROUP);
         let own = group(i);
         // Squad-mates (most of the units near) are rejected first, by their group alone.
         let other_stray = |j: usize| group(j) != own && self.strays(j);
-        let mut second = false;
         search.for_each_in_radius(at, reach, |j, p| {
             let j = j as usize;
             if j < i && other_stray(j) && self.first_in_one_file(j, i) {
-                second = true;
+                second.push(j);
                 if !nearest.iter().any(|k| k.index() as usize == j) {
                     insert_nearest(
                         nearest,
