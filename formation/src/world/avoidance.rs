@@ -14,11 +14,13 @@
 //! right when someone comes straight at it, so both pass on the right.
 
 mod along_walls;
+mod near_roots;
 mod quiet;
 mod search;
 mod strays;
 
 use along_walls::along_walls;
+pub(crate) use near_roots::{NearRoots, NearRootsInput};
 pub(crate) use search::GroupRuns;
 use search::{NearKey, insert_nearest};
 use strays::{STRAGGLER_SPEED, STRAY_SPEED};
@@ -139,7 +141,7 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) radii: &'a [f32],
     /// Per unit: its group, the place among the roots of the top-level formation standing
     /// for its formation's group of formations moving alike (its own, when it has none).
-    pub(super) groups: &'a [u32],
+    pub(super) groups: UnitGroups<'a>,
     /// Per group (at the place standing for it): whether its formations open a lane through
     /// standing ones this tick (every formation of a group of several moves and is not a
     /// single, so all of them open a formation's lane).
@@ -151,6 +153,9 @@ pub(super) struct AvoidanceInput<'a> {
     pub(super) ids: &'a [crate::ids::UnitId],
     /// The groups of the grid's slots, when they describe the grid this tick.
     pub(super) runs: Option<&'a GroupRuns>,
+    /// The formations near each top-level formation, when they describe this tick (a unit
+    /// near none of them has no one to avoid and is spared its search).
+    pub(super) near_roots: Option<&'a NearRoots>,
     /// Largest radius and top speed of any unit.
     pub(super) limits: (f32, f32),
     /// Per unit: where it steers to (its slot or detour point) and at what velocity.
@@ -203,17 +208,46 @@ const SHARE: f32 = 0.5;
 /// A group shared by no two units (a unit of no formation).
 pub(crate) const NO_GROUP: u32 = u32::MAX;
 
+/// Each unit's avoidance group, read through its top-level formation: units of one top-level
+/// formation share a group, and so do those of neighbouring formations moving alike (see
+/// `make_way/root_index/alike.rs`).
+#[derive(Clone, Copy)]
+pub(crate) struct UnitGroups<'a> {
+    /// Per unit: the place of its top-level formation among the roots ([`NO_GROUP`] for
+    /// none).
+    pub(crate) roots: &'a [u32],
+    /// Per root: the place of the root standing for its group (a root missing here stands
+    /// for itself).
+    pub(crate) clusters: &'a [u32],
+}
+
+impl UnitGroups<'_> {
+    /// Unit `i`'s group ([`NO_GROUP`] for a unit of no formation, or no unit `i`).
+    #[inline(always)]
+    pub(crate) fn of(&self, i: usize) -> u32 {
+        match self.roots.get(i) {
+            Some(&r) if r != NO_GROUP => self.clusters.get(r as usize).copied().unwrap_or(r),
+            _ => NO_GROUP,
+        }
+    }
+
+    /// How many units there are.
+    pub(crate) fn len(&self) -> usize {
+        self.roots.len()
+    }
+}
+
 impl AvoidanceInput<'_> {
     /// Whether unit `i`'s top-level formation is near another one this tick.
     pub(super) fn in_traffic(&self, i: usize) -> bool {
-        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        let group = self.groups.of(i);
         group == NO_GROUP || self.in_traffic.get(group as usize).copied().unwrap_or(true)
     }
 
     /// Whether unit `i` is a single: its avoidance group has no other unit (false when the
     /// groups' sizes are not known this tick).
     fn is_single(&self, i: usize) -> bool {
-        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        let group = self.groups.of(i);
         self.runs.is_some_and(|r| r.size_of(group) == 1)
     }
 }
@@ -239,7 +273,7 @@ impl AvoidanceInput<'_> {
         else {
             return None;
         };
-        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        let group = self.groups.of(i);
         // A formation far from every other has no one to avoid: no search.
         if group != NO_GROUP && !self.in_traffic.get(group as usize).copied().unwrap_or(true) {
             return None;
@@ -281,7 +315,11 @@ impl AvoidanceInput<'_> {
             orca: orca_buffers,
         } = buffers;
         nearest.clear();
-        if cap > 0 {
+        let root = self.groups.roots.get(i).copied().unwrap_or(NO_GROUP);
+        let clear = self
+            .near_roots
+            .is_some_and(|n| n.clear_of_others(root, start, reach));
+        if cap > 0 && !clear {
             // Units of the unit's own group are left to separation; a formation opening a
             // lane walks through standing ones: their members step aside to slots moved out
             // of the lane (make way), so its units do not wait for them.
@@ -303,7 +341,7 @@ impl AvoidanceInput<'_> {
                     );
                 }
                 _ => search.for_each_in_radius(start, reach, |j, p| {
-                    let other = self.groups.get(j as usize).copied().unwrap_or(NO_GROUP);
+                    let other = self.groups.of(j as usize);
                     if !rejects(other) && j as usize != i {
                         let d = (p - start).length_squared();
                         insert_nearest(nearest, cap, NearKey::new(d, j));
@@ -374,7 +412,7 @@ impl AvoidanceInput<'_> {
         // itself: a mover's answer does not depend on it.)
         let share_of = |j: usize| {
             let single = || {
-                let other = self.groups.get(j).copied().unwrap_or(NO_GROUP);
+                let other = self.groups.of(j);
                 opener(other) == LaneOpener::Single || (other != group && self.strays(j))
             };
             if (!mover && group != NO_GROUP && single())

@@ -33,13 +33,13 @@ pub(crate) struct Scratch {
     pub(crate) group_clusters: Vec<u32>,
     /// Per top-level formation: whether it may share an avoidance group with neighbours.
     pub(crate) group_alike: Vec<bool>,
-    /// Per steered unit: its avoidance group (its top-level formation's cluster).
-    pub(crate) avoid_groups: Vec<u32>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).
     pub(crate) velocities: Vec<Vec2>,
     /// The group of the unit in each slot of the neighbour grid, in runs (what avoidance's
     /// search passes over).
     pub(crate) group_runs: super::avoidance::GroupRuns,
+    /// The formations near each top-level formation, for avoidance (rebuilt with the grid).
+    pub(crate) near_roots: super::avoidance::NearRoots,
     /// The single-thread avoidance's buffers.
     pub(crate) avoidance: super::avoidance::AvoidanceBuffers,
     /// A unit whose avoidance is recorded each tick, and its record.

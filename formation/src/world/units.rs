@@ -10,7 +10,9 @@ use cohort_steering::locomotion::{integrate, sanitize_dt};
 use cohort_steering::penetration::{CANDIDATE_MARGIN, PenetrationSolver};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
-use super::avoidance::{AvoidanceBuffers, AvoidanceInput, AvoidanceReport, PREFERENCE_TIME};
+use super::avoidance::{
+    AvoidanceBuffers, AvoidanceInput, AvoidanceReport, NearRootsInput, PREFERENCE_TIME, UnitGroups,
+};
 use super::separation::{Heading, SeparationSweep, round_blocker};
 use cohort_steering::truncate;
 
@@ -132,27 +134,28 @@ pub(super) fn steer_units(
         avoidance,
         watched,
         group_runs,
-        avoid_groups,
+        near_roots,
         #[cfg(feature = "parallel")]
         chunk_geometry,
         ..
     } = scratch;
     // Each unit's avoidance group: its top-level formation's cluster of neighbours moving
     // alike (see `World::open_lanes`).
-    avoid_groups.clear();
-    avoid_groups.extend(groups.iter().map(|&g| {
-        if g == super::avoidance::NO_GROUP {
-            g
-        } else {
-            traffic.clusters.get(g as usize).copied().unwrap_or(g)
-        }
-    }));
-    let avoid_groups = &*avoid_groups;
+    let avoid_groups = UnitGroups {
+        roots: groups,
+        clusters: &traffic.clusters,
+    };
     let sweep = SeparationSweep {
         radii,
         range,
         reach,
         pair_margin,
+    };
+    // The longest any unit's avoidance search reaches (see `AvoidanceInput::choose`).
+    let longest_reach = {
+        let a = &settings.avoidance;
+        (max_radius + max_radius)
+            + (a.params().time_horizon * (fastest + fastest)).min(a.neighbour_distance.max(0.0))
     };
     let brute;
     let search = match grid.as_mut() {
@@ -165,13 +168,23 @@ pub(super) fn steer_units(
             sweep.run_grid(&*g, sweep_buffers, separation, pairs);
             if settings.avoidance.enabled {
                 group_runs.rebuild(g.order(), avoid_groups);
+                near_roots.rebuild(&NearRootsInput {
+                    grid: g,
+                    runs: group_runs,
+                    positions,
+                    roots: groups,
+                    clusters: &traffic.clusters,
+                    reach: longest_reach,
+                });
             } else {
                 group_runs.invalidate();
+                near_roots.invalidate();
             }
             Search::Grid(&*g)
         }
         _ => {
             group_runs.invalidate();
+            near_roots.invalidate();
             // Avoidance still asks how large each unit's group is (see `AvoidanceInput::strays`).
             group_runs.count_sizes(avoid_groups);
             let mut b = BruteForceSearch::new();
@@ -206,6 +219,7 @@ pub(super) fn steer_units(
         in_traffic: &traffic.in_traffic,
         ids,
         runs: Some(&*group_runs),
+        near_roots: Some(&*near_roots),
         limits: (max_radius, fastest),
         goals,
         headings,

@@ -14,7 +14,7 @@
 use cohort_steering::Vec2;
 use cohort_steering::grid::{CellGrid, within_radius};
 
-use super::NO_GROUP;
+use super::{NO_GROUP, UnitGroups};
 
 /// Per slot of the grid's order (see [`cohort_steering::grid::NeighbourSearch::order`]): the group of its unit and
 /// the end of the run of slots of that group it is in. Rebuilt with the grid, every tick.
@@ -39,13 +39,10 @@ const NEAREST_FIRST_GROUP: u32 = 8;
 impl GroupRuns {
     /// Refills the runs for the grid's order `order` (slot `k` holds unit `order[k]`) and the
     /// units' `groups` (by unit index). Allocates only when there are more units than ever.
-    pub(crate) fn rebuild(&mut self, order: &[u32], groups: &[u32]) {
+    pub(crate) fn rebuild(&mut self, order: &[u32], groups: UnitGroups<'_>) {
         self.groups.clear();
-        self.groups.extend(
-            order
-                .iter()
-                .map(|&i| groups.get(i as usize).copied().unwrap_or(NO_GROUP)),
-        );
+        self.groups
+            .extend(order.iter().map(|&i| groups.of(i as usize)));
         let n = self.groups.len();
         self.run_end.clear();
         self.run_end.resize(n, n as u32);
@@ -65,9 +62,9 @@ impl GroupRuns {
 
     /// Counts the units of each group from the units' `groups` (by unit index): what
     /// [`Self::size_of`] reads, kept up to date when the grid is not used too.
-    pub(crate) fn count_sizes(&mut self, groups: &[u32]) {
+    pub(crate) fn count_sizes(&mut self, groups: UnitGroups<'_>) {
         self.sizes.fill(0);
-        for &g in groups {
+        for g in (0..groups.len()).map(|i| groups.of(i)) {
             if g == NO_GROUP {
                 continue;
             }
@@ -144,6 +141,50 @@ impl GroupRuns {
                 self.scan(&query, &rejects, nearest, first, items, positions);
             });
         }
+    }
+}
+
+impl GroupRuns {
+    /// Calls `f(items, positions)` for each run of the grid's slots, within the rows and
+    /// blocks a query of `radius` round `centre` scans, whose units are not of group `own`
+    /// (a superset of those units within the square of half-side `radius` round `centre`),
+    /// until `f` returns false. The runs must fit the grid ([`Self::fits`]).
+    pub(crate) fn for_each_other_run<F>(
+        &self,
+        grid: &CellGrid,
+        centre: Vec2,
+        radius: f32,
+        own: u32,
+        mut f: F,
+    ) where
+        F: FnMut(&[u32], &[Vec2]) -> bool,
+    {
+        let mut going = true;
+        grid.for_each_row_run(centre, radius, |first, items, positions| {
+            if !going {
+                return;
+            }
+            let Some((groups, run_end, items, positions)) = self.row(first, items, positions)
+            else {
+                return;
+            };
+            let end = items.len();
+            let mut k = 0;
+            while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
+                let run = (run as usize).saturating_sub(first).clamp(k + 1, end);
+                if group != own {
+                    if let (Some(items), Some(positions)) =
+                        (items.get(k..run), positions.get(k..run))
+                    {
+                        if !f(items, positions) {
+                            going = false;
+                            return;
+                        }
+                    }
+                }
+                k = run;
+            }
+        });
     }
 }
 

@@ -4,7 +4,7 @@
 //! [`AvoidanceInput::first_in_one_file`]).
 
 use super::search::{NearKey, insert_nearest};
-use super::{AvoidanceInput, Heading, NO_GROUP};
+use super::{AvoidanceInput, Heading};
 use cohort_steering::Vec2;
 
 /// Distance (metres) from its standing slot beyond which a unit walking to it counts as
@@ -56,7 +56,7 @@ impl AvoidanceInput<'_> {
         ) else {
             return false;
         };
-        let group = self.groups.get(i).copied().unwrap_or(NO_GROUP);
+        let group = self.groups.of(i);
         let held = || {
             self.velocities
                 .get(i)
@@ -144,7 +144,7 @@ impl AvoidanceInput<'_> {
         if !(first < second && d <= rp + rq + MEET_GAP && d > 1e-6) {
             return false;
         }
-        let group = |k: usize| self.groups.get(k).copied().unwrap_or(NO_GROUP);
+        let group = |k: usize| self.groups.of(k);
         if group(first) == group(second) || !(way.dot(gp - p) > 0.0 && way.dot(gq - q) < 0.0) {
             return false;
         }
@@ -175,7 +175,7 @@ impl AvoidanceInput<'_> {
             return second;
         };
         let reach = radius + self.limits.0 + MEET_GAP;
-        let group = |k: usize| self.groups.get(k).copied().unwrap_or(NO_GROUP);
+        let group = |k: usize| self.groups.of(k);
         let own = group(i);
         // Squad-mates (most of the units near) are rejected first, by their group alone.
         let other_stray = |j: usize| group(j) != own && self.strays(j);

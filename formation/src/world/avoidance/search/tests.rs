@@ -40,7 +40,13 @@ fn keep_the_nearest(split: bool) {
     grid.rebuild(&positions);
     let mut runs = GroupRuns::default();
     assert!(!runs.fits(grid.len()));
-    runs.rebuild(grid.order(), &groups);
+    runs.rebuild(
+        grid.order(),
+        super::UnitGroups {
+            roots: &groups,
+            clusters: &[],
+        },
+    );
     assert!(runs.fits(grid.len()));
     let (mut total, mut refused, mut capped) = (0, 0, 0);
     for round in 0..600 {
