@@ -109,6 +109,7 @@ impl World {
         let UnitStore {
             motion, details, ..
         } = units;
+        dense.make_room(motion.len());
         for (id, unit) in motion.iter_mut() {
             if !unit.airborne && planner.plan(id, unit, details) {
                 launches.push((id, dense.count));
@@ -171,6 +172,27 @@ impl DenseUnits<'_> {
         self.headings.clear();
         self.groups.clear();
         *self.airborne = 0;
+    }
+
+    /// Makes room for `n` units in every array: exactly `n` the first time (an army built
+    /// at once holds no slack), then a quarter more than needed at each growth (units
+    /// added a few at a time do not copy the arrays each tick).
+    fn make_room(&mut self, n: usize) {
+        fn room<T>(v: &mut Vec<T>, n: usize) {
+            let cap = v.capacity();
+            if cap < n {
+                let want = if cap == 0 { n } else { n.max(cap + cap / 4) };
+                v.reserve_exact(want - v.len());
+            }
+        }
+        room(self.ids, n);
+        room(self.bodies, n);
+        room(self.positions, n);
+        room(self.radii, n);
+        room(self.goals, n);
+        room(self.headings, n);
+        room(self.groups, n);
+        room(self.zones, n);
     }
 
     /// Appends a unit on the ground; counts one in the air (units in the air neither steer
