@@ -17,83 +17,23 @@ mod along_walls;
 mod near_roots;
 mod quiet;
 mod search;
+mod settings;
 mod strays;
 
 use along_walls::along_walls;
-pub(crate) use near_roots::{NearRoots, NearRootsInput};
+pub(crate) use near_roots::{NearRoots, NearRootsInput, SearchScope};
 pub(crate) use search::GroupRuns;
 use search::{NearKey, insert_nearest};
+pub use settings::AvoidanceSettings;
 use strays::{STRAGGLER_SPEED, STRAY_SPEED};
 
-use cohort_steering::grid::NeighbourSearch;
+use cohort_steering::grid::{NeighbourSearch, within_radius};
 use cohort_steering::ops::positive_or_zero;
 use cohort_steering::orca::{self, OrcaAgent, OrcaBuffers, OrcaNeighbour, OrcaParams, OrcaSegment};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::make_way::LaneOpener;
 use super::separation::Heading;
-use serde::{Deserialize, Serialize};
-
-/// Tuning of reciprocal avoidance between units (plain data, defaults that work).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct AvoidanceSettings {
-    /// Whether units avoid each other by choosing collision-free velocities (off: separation
-    /// and the non-penetration solver alone keep them apart).
-    pub enabled: bool,
-    /// Seconds ahead within which a unit's velocity must not collide with a neighbour's.
-    /// Longer: earlier, gentler avoidance; shorter: units pass closer and later.
-    pub time_horizon: f32,
-    /// Seconds ahead within which a unit's velocity must not reach a wall or obstacle edge.
-    pub obstacle_time_horizon: f32,
-    /// Farthest a neighbour is looked for, metres of gap between the unit and the largest
-    /// unit touching it (the search also stops at what the horizon can reach: the horizon's
-    /// travel at the unit's and the fastest unit's top speeds).
-    pub neighbour_distance: f32,
-    /// Most neighbours a unit avoids at once (the nearest ones).
-    pub max_neighbours: u32,
-    /// Strength of the right-hand rule, 0 to 1: how far a unit met head-on tilts its preferred
-    /// velocity to its right (0 turns the rule off).
-    pub right_hand: f32,
-}
-
-impl Default for AvoidanceSettings {
-    fn default() -> Self {
-        Self {
-            enabled: true,
-            time_horizon: 2.0,
-            obstacle_time_horizon: 0.5,
-            neighbour_distance: 6.0,
-            max_neighbours: 10,
-            right_hand: 1.0,
-        }
-    }
-}
-
-impl AvoidanceSettings {
-    /// Every tuning number by field name; each must be finite and not negative.
-    pub fn tuning(&self) -> [(&'static str, f32); 5] {
-        [
-            ("avoidance.time_horizon", self.time_horizon),
-            (
-                "avoidance.obstacle_time_horizon",
-                self.obstacle_time_horizon,
-            ),
-            ("avoidance.neighbour_distance", self.neighbour_distance),
-            ("avoidance.max_neighbours", self.max_neighbours as f32),
-            ("avoidance.right_hand", self.right_hand),
-        ]
-    }
-
-    /// The solver's parameters.
-    pub(super) fn params(&self) -> OrcaParams {
-        OrcaParams {
-            time_horizon: self.time_horizon.max(1e-3),
-            obstacle_time_horizon: self.obstacle_time_horizon.max(1e-3),
-            right_hand: self.right_hand.clamp(0.0, 1.0),
-        }
-    }
-}
 
 /// Most neighbours any unit avoids at once, whatever the settings say.
 pub(crate) const NEIGHBOURS_CAP: usize = 32;
@@ -316,19 +256,35 @@ impl AvoidanceInput<'_> {
         } = buffers;
         nearest.clear();
         let root = self.groups.roots.get(i).copied().unwrap_or(NO_GROUP);
-        let clear = self
+        let scope = self
             .near_roots
-            .is_some_and(|n| n.clear_of_others(root, start, reach));
-        if cap > 0 && !clear {
-            // Units of the unit's own group are left to separation; a formation opening a
-            // lane walks through standing ones: their members step aside to slots moved out
-            // of the lane (make way), so its units do not wait for them.
-            let rejects = |other: u32| {
-                (group != NO_GROUP && other == group)
-                    || (mover && other != NO_GROUP && !opens_lane(other))
-                    || (creeping && other != NO_GROUP && opener(other) == LaneOpener::Stands)
-            };
-            match (search, self.runs) {
+            .map_or(SearchScope::Everywhere, |n| n.scope(root, start, reach));
+        // Units of the unit's own group are left to separation; a formation opening a lane
+        // walks through standing ones: their members step aside to slots moved out of the
+        // lane (make way), so its units do not wait for them.
+        let rejects = |other: u32| {
+            (group != NO_GROUP && other == group)
+                || (mover && other != NO_GROUP && !opens_lane(other))
+                || (creeping && other != NO_GROUP && opener(other) == LaneOpener::Stands)
+        };
+        match (scope, self.near_roots) {
+            _ if cap == 0 => {}
+            (SearchScope::Nobody, _) => {}
+            // Only the candidates its formation listed can be kept (see `near_roots.rs`).
+            (SearchScope::Candidates, Some(near)) => {
+                near.for_each_candidate_run(root, start, reach, |other, candidates| {
+                    if rejects(other) {
+                        return;
+                    }
+                    for &(j, p) in candidates {
+                        if j as usize != i && within_radius(p, start, reach) {
+                            let d = (p - start).length_squared();
+                            insert_nearest(nearest, cap, NearKey::new(d, j));
+                        }
+                    }
+                });
+            }
+            _ => match (search, self.runs) {
                 (super::units::Search::Grid(grid), Some(runs)) if runs.fits(grid.len()) => {
                     runs.nearest_accepted(
                         grid,
@@ -347,7 +303,7 @@ impl AvoidanceInput<'_> {
                         insert_nearest(nearest, cap, NearKey::new(d, j));
                     }
                 }),
-            }
+            },
         }
         // Of two single strays pressing past each other (each standing where the other's way
         // goes on), the first by key walks on and the other steps aside for it: both

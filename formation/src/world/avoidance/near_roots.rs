@@ -1,15 +1,18 @@
-//! Which top-level formations a unit's avoidance search could find units of: a test that
-//! spares the search to units with no one to avoid.
+//! Which units of other top-level formations a unit's avoidance search could find: a
+//! test that spares the search to units with no one to avoid, and short lists of candidates
+//! for the others.
 //!
 //! In a dense army most units stand deep among their own formation's units or among those of
 //! neighbours moving alike (one avoidance group, see `make_way/root_index/alike.rs`): their
 //! search rejects every unit it looks at and keeps none. Per tick, each top-level formation of
-//! a few units or more lists the other top-level formations (of other avoidance groups) with a
-//! unit within the longest search reach of the box round its own units, found by one scan of
-//! the neighbour grid over that box; a unit then searches only if its position comes within
-//! its reach of the box round one of those formations' units. The test never skips a unit
-//! the search would have found a neighbour for (see [`NearRoots::clear_of_others`]), so
-//! avoidance chooses exactly what it would without it.
+//! a few units or more scans the neighbour grid once over the box round its own units grown by
+//! the longest search reach, and keeps the units of other groups it finds there (its
+//! *candidates*, in runs of one group each with the box round each run) and the other
+//! formations they belong to. A unit of such a formation searches nobody if its position is
+//! beyond its reach of the box round every listed formation's units, and otherwise looks only
+//! at the candidates of the runs within its reach, instead of walking the grid's rows. Every
+//! unit the grid search would keep is among those candidates (see [`NearRoots::scope`]), so
+//! avoidance chooses exactly what it would without them.
 
 use cohort_steering::Vec2;
 use cohort_steering::grid::CellGrid;
@@ -24,6 +27,26 @@ const LIST_ROOM: usize = 8;
 /// Fewest units a formation has for its units to be tested: for a smaller one the grid scan
 /// would cost about what its units' searches do.
 const MIN_UNITS: u32 = 4;
+
+/// Most candidates one formation keeps; one with more near it is not listed.
+const CANDIDATE_ROOM: usize = 256;
+
+/// Most runs of candidates one formation keeps; one with more is not listed.
+const RUN_ROOM: usize = 64;
+
+/// A run of one formation's candidates: units of one avoidance group, found in one row of
+/// grid cells, with the box round their positions.
+#[derive(Clone, Copy, Debug)]
+struct CandidateRun {
+    /// Their avoidance group.
+    group: u32,
+    /// Their range in `NearRoots::candidates`.
+    start: u32,
+    end: u32,
+    /// Least and greatest coordinates of their positions.
+    lo: Vec2,
+    hi: Vec2,
+}
 
 /// A formation's list length when it is not listed.
 const UNLISTED: u8 = u8::MAX;
@@ -44,6 +67,13 @@ pub(crate) struct NearRoots {
     lens: Vec<u8>,
     /// The lists one after another: places of other roots.
     listed: Vec<u32>,
+    /// Per root, and one more: where its runs of candidates start in `runs` (the next
+    /// root's start is where they end).
+    run_starts: Vec<u32>,
+    /// The roots' runs of candidates, one root's after another.
+    runs: Vec<CandidateRun>,
+    /// The candidates, run after run: each unit's index and position.
+    candidates: Vec<(u32, Vec2)>,
     /// Whether the lists describe this tick's positions.
     valid: bool,
 }
@@ -68,20 +98,28 @@ impl NearRoots {
         self.valid = false;
     }
 
-    /// Refills boxes and lists for this tick. Allocates only when there are more roots than
-    /// ever.
+    /// Refills boxes, lists and candidates for this tick. Allocates only when there are more
+    /// roots than ever, or more candidates near them than room was made for.
     pub(crate) fn rebuild(&mut self, input: &NearRootsInput<'_>) {
         let roots = input.clusters.len();
+        let units = input.roots.len();
         self.boxes.clear();
         self.boxes.resize(roots, EMPTY_BOX);
         self.starts.clear();
         self.starts.resize(roots, 0);
         self.lens.clear();
         self.lens.resize(roots, UNLISTED);
+        self.run_starts.clear();
         self.listed.clear();
-        // Room for every list full, so formations that first come near each other long after
-        // the world was built do not allocate in that tick.
+        self.runs.clear();
+        self.candidates.clear();
+        // Room for every list full and for candidates twice the units (runs half as many),
+        // so formations that first come near each other long after the world was built do
+        // not allocate in that tick.
+        self.run_starts.reserve_exact(roots + 1);
         self.listed.reserve_exact(roots * LIST_ROOM);
+        self.candidates.reserve_exact(2 * units);
+        self.runs.reserve_exact(units / 2 + RUN_ROOM);
         self.valid = true;
         for (&r, &p) in input.roots.iter().zip(input.positions) {
             if let (Some(b), Some(n)) = (
@@ -95,10 +133,8 @@ impl NearRoots {
         // A little more than the reach, so rounding in the box test below never leaves out
         // a unit the search finds.
         let reach = input.reach * (1.0 + 1e-5) + 1e-4;
-        if !reach.is_finite() {
-            return;
-        }
         for a in 0..roots {
+            self.run_starts.push(self.runs.len() as u32);
             let start = self.listed.len();
             let (Some(&(lo, hi)), Some(slot), Some(&own)) = (
                 self.boxes.get(a),
@@ -108,29 +144,55 @@ impl NearRoots {
                 continue;
             };
             let size = std::mem::replace(slot, start as u32);
-            if size < MIN_UNITS || !(lo.is_finite() && hi.is_finite()) {
+            if size < MIN_UNITS || !(lo.is_finite() && hi.is_finite() && reach.is_finite()) {
                 continue;
             }
-            let (lo, hi) = (lo - Vec2::splat(reach), hi + Vec2::splat(reach));
-            let centre = (lo + hi) * 0.5;
-            let half = (hi - lo) * 0.5;
-            let listed = &mut self.listed;
-            let mut complete = true;
-            input.runs.for_each_other_run(
-                input.grid,
-                centre,
-                half.max_element(),
-                own,
-                |items, positions| {
-                    for (&j, &p) in items.iter().zip(positions) {
-                        if p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y {
-                            continue;
-                        }
-                        let b = input.roots.get(j as usize).copied().unwrap_or(NO_GROUP);
-                        let list = listed.get(start..).unwrap_or(&[]);
-                        if list.iter().rev().any(|&e| e == b) {
-                            continue;
-                        }
+            if self.list(input, own, (lo, hi), reach) {
+                if let Some(l) = self.lens.get_mut(a) {
+                    *l = (self.listed.len() - start) as u8;
+                }
+            }
+        }
+        self.run_starts.push(self.runs.len() as u32);
+    }
+
+    /// Lists for the next root (of avoidance group `own`, its units in the box `lo..=hi`) the
+    /// other roots and the candidates within `reach` of its box, after those of the roots
+    /// before it. Returns whether it could (no unit of no formation near, no more than
+    /// room); if not, nothing of it is kept.
+    fn list(
+        &mut self,
+        input: &NearRootsInput<'_>,
+        own: u32,
+        (lo, hi): (Vec2, Vec2),
+        reach: f32,
+    ) -> bool {
+        let (lo, hi) = (lo - Vec2::splat(reach), hi + Vec2::splat(reach));
+        let centre = (lo + hi) * 0.5;
+        let half = (hi - lo) * 0.5;
+        let starts = (self.listed.len(), self.runs.len(), self.candidates.len());
+        let Self {
+            listed,
+            runs,
+            candidates,
+            ..
+        } = self;
+        let mut complete = true;
+        input.runs.for_each_other_run(
+            input.grid,
+            centre,
+            half.max_element(),
+            own,
+            |group, items, positions| {
+                let first = candidates.len();
+                let mut run_box = EMPTY_BOX;
+                for (&j, &p) in items.iter().zip(positions) {
+                    if p.x < lo.x || p.y < lo.y || p.x > hi.x || p.y > hi.y {
+                        continue;
+                    }
+                    let b = input.roots.get(j as usize).copied().unwrap_or(NO_GROUP);
+                    let list = listed.get(starts.0..).unwrap_or(&[]);
+                    if !list.iter().rev().any(|&e| e == b) {
                         // A unit of no formation, or more formations than a list holds.
                         if b == NO_GROUP || list.len() >= LIST_ROOM {
                             complete = false;
@@ -138,54 +200,112 @@ impl NearRoots {
                         }
                         listed.push(b);
                     }
-                    true
-                },
-            );
-            if complete {
-                if let Some(l) = self.lens.get_mut(a) {
-                    *l = (self.listed.len() - start) as u8;
+                    if candidates.len() - starts.2 >= CANDIDATE_ROOM {
+                        complete = false;
+                        return false;
+                    }
+                    candidates.push((j, p));
+                    run_box = (run_box.0.min(p), run_box.1.max(p));
                 }
-            } else {
-                self.listed.truncate(start);
-            }
+                if candidates.len() > first {
+                    if runs.len() - starts.1 >= RUN_ROOM {
+                        complete = false;
+                        return false;
+                    }
+                    runs.push(CandidateRun {
+                        group,
+                        start: first as u32,
+                        end: candidates.len() as u32,
+                        lo: run_box.0,
+                        hi: run_box.1,
+                    });
+                }
+                true
+            },
+        );
+        if !complete {
+            self.listed.truncate(starts.0);
+            self.runs.truncate(starts.1);
+            self.candidates.truncate(starts.2);
         }
+        complete
     }
 
-    /// Whether a unit of root `root` standing at `at` is sure to find no unit of another
-    /// avoidance group within `reach` (at most the reach the lists were built for): no
-    /// listed formation's box comes within `reach` of it. Then its search would keep
-    /// nothing. Rigorous: such a unit `j` stands in the box round its own formation's units,
-    /// that formation is listed (it has a unit within the longest reach of the box round
-    /// `root`'s units, which holds `at`), and the box's distance from `at` is computed as
-    /// the search computes distances, by operations rounding no closer than theirs.
+    /// Where a unit of root `root` standing at `at` is to look for units of other avoidance
+    /// groups within `reach` (at most the reach the lists were built for): nowhere when no
+    /// listed formation's box comes within `reach` of it; among its formation's candidates
+    /// when its formation is listed; else everywhere (the grid search). Rigorous: such a
+    /// unit `j` stands in the box round its own formation's units, which is listed (it has a
+    /// unit within the longest reach of the box round `root`'s units, which holds `at`), and
+    /// is one of `root`'s candidates; the boxes' distances from `at` are computed as the
+    /// search computes distances, by operations rounding no closer than theirs.
     #[inline]
-    pub(crate) fn clear_of_others(&self, root: u32, at: Vec2, reach: f32) -> bool {
+    pub(crate) fn scope(&self, root: u32, at: Vec2, reach: f32) -> SearchScope {
         if !self.valid {
-            return false;
+            return SearchScope::Everywhere;
         }
         let r = root as usize;
         let (Some(&len), Some(&start)) = (self.lens.get(r), self.starts.get(r)) else {
-            return false;
+            return SearchScope::Everywhere;
         };
         if len == UNLISTED {
-            return false;
+            return SearchScope::Everywhere;
         }
         let start = start as usize;
         let Some(list) = self.listed.get(start..start + len as usize) else {
-            return false;
+            return SearchScope::Everywhere;
         };
         let limit = reach * reach;
         for &b in list {
             let Some(&(lo, hi)) = self.boxes.get(b as usize) else {
-                return false;
+                return SearchScope::Everywhere;
             };
             let gap = (lo - at).max(at - hi).max(Vec2::ZERO);
             if !(gap.length_squared() > limit) {
-                return false;
+                return SearchScope::Candidates;
             }
         }
-        true
+        SearchScope::Nobody
     }
+
+    /// Calls `f(group, candidates)` for each run of listed root `root`'s candidates whose
+    /// box comes within `reach` of `at` (padded as the lists are, so no candidate within
+    /// `reach` is passed over); the caller tests each candidate's distance.
+    #[inline]
+    pub(crate) fn for_each_candidate_run<F>(&self, root: u32, at: Vec2, reach: f32, mut f: F)
+    where
+        F: FnMut(u32, &[(u32, Vec2)]),
+    {
+        let r = root as usize;
+        let (Some(&from), Some(&to)) = (self.run_starts.get(r), self.run_starts.get(r + 1)) else {
+            return;
+        };
+        let Some(runs) = self.runs.get(from as usize..to as usize) else {
+            return;
+        };
+        let pad = reach * (1.0 + 1e-5) + 1e-4;
+        let limit = pad * pad;
+        for run in runs {
+            let gap = (run.lo - at).max(at - run.hi).max(Vec2::ZERO);
+            if gap.length_squared() > limit {
+                continue;
+            }
+            if let Some(c) = self.candidates.get(run.start as usize..run.end as usize) {
+                f(run.group, c);
+            }
+        }
+    }
+}
+
+/// Where a unit's avoidance search looks (see [`NearRoots::scope`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SearchScope {
+    /// Nowhere: no unit of another group is within its reach.
+    Nobody,
+    /// Among its formation's candidates ([`NearRoots::for_each_candidate_run`]).
+    Candidates,
+    /// Anywhere within its reach (the grid search).
+    Everywhere,
 }
 
 #[cfg(test)]

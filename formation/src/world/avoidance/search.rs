@@ -145,7 +145,7 @@ impl GroupRuns {
 }
 
 impl GroupRuns {
-    /// Calls `f(items, positions)` for each run of the grid's slots, within the rows and
+    /// Calls `f(group, items, positions)` for each run of the grid's slots, within the rows and
     /// blocks a query of `radius` round `centre` scans, whose units are not of group `own`
     /// (a superset of those units within the square of half-side `radius` round `centre`),
     /// until `f` returns false. The runs must fit the grid ([`Self::fits`]).
@@ -157,7 +157,7 @@ impl GroupRuns {
         own: u32,
         mut f: F,
     ) where
-        F: FnMut(&[u32], &[Vec2]) -> bool,
+        F: FnMut(u32, &[u32], &[Vec2]) -> bool,
     {
         let mut going = true;
         grid.for_each_row_run(centre, radius, |first, items, positions| {
@@ -176,7 +176,7 @@ impl GroupRuns {
                     if let (Some(items), Some(positions)) =
                         (items.get(k..run), positions.get(k..run))
                     {
-                        if !f(items, positions) {
+                        if !f(group, items, positions) {
                             going = false;
                             return;
                         }

@@ -1,7 +1,7 @@
 use cohort_steering::grid::{CellGrid, NeighbourSearch};
 use cohort_steering::{SimRng, Vec2};
 
-use super::{NearRoots, NearRootsInput};
+use super::{NearRoots, NearRootsInput, SearchScope};
 use crate::world::avoidance::{GroupRuns, NO_GROUP, UnitGroups};
 
 /// A field of formations: `formations` blocks of units (some as small as three), on a grid
@@ -40,12 +40,14 @@ fn field(rng: &mut SimRng, formations: u32, loose: bool) -> Field {
     }
 }
 
-/// A unit found clear of others has no unit of another avoidance group within its reach (by
-/// the search's own distance test), over many fields, reaches and query points; and the test
-/// does find units clear, or it would spare no search.
+/// Every unit of another avoidance group within a unit's reach (by the search's own distance
+/// test) is found where the unit's scope says to look: nobody is within reach of a unit
+/// whose scope is `Nobody`, and all of them are among the candidates of a unit whose scope is
+/// `Candidates`; over many fields, reaches and query points. And every scope is met, or the
+/// test would spare no search.
 #[test]
-fn a_unit_found_clear_has_no_one_of_another_group_within_reach() {
-    let (mut clear, mut searched) = (0usize, 0usize);
+fn every_unit_within_reach_is_where_the_scope_looks() {
+    let (mut nobody, mut candidates, mut everywhere) = (0usize, 0usize, 0usize);
     for seed in 0..40 {
         let mut rng = SimRng::seed_from(seed);
         let loose = seed % 3 == 0;
@@ -76,28 +78,52 @@ fn a_unit_found_clear_has_no_one_of_another_group_within_reach() {
                 rng.range(0.0, longest)
             };
             let own = groups.of(i);
-            let mut other = false;
+            let mut others = Vec::new();
             grid.for_each_in_radius(at, reach, |j, _| {
                 let g = groups.of(j as usize);
-                other |= j as usize != i && (own == NO_GROUP || g != own);
+                if j as usize != i && (own == NO_GROUP || g != own) {
+                    others.push(j);
+                }
             });
-            if near.clear_of_others(f.roots[i], at, reach) {
-                clear += 1;
-                assert!(
-                    !other,
-                    "seed {seed}: unit {i} found clear has a unit of another group within {reach}"
-                );
-            } else {
-                searched += 1;
+            match near.scope(f.roots[i], at, reach) {
+                SearchScope::Nobody => {
+                    nobody += 1;
+                    assert!(
+                        others.is_empty(),
+                        "seed {seed}: unit {i} has {others:?} near"
+                    );
+                }
+                SearchScope::Candidates => {
+                    candidates += 1;
+                    let mut found = Vec::new();
+                    near.for_each_candidate_run(f.roots[i], at, reach, |group, run| {
+                        for &(j, p) in run {
+                            assert_eq!(groups.of(j as usize), group);
+                            assert_eq!(p, f.positions[j as usize]);
+                            found.push(j);
+                        }
+                    });
+                    for j in &others {
+                        assert!(
+                            found.contains(j),
+                            "seed {seed}: unit {i} within {reach} of {j}, not a candidate"
+                        );
+                    }
+                }
+                SearchScope::Everywhere => everywhere += 1,
             }
         }
     }
-    assert!(clear > 1000, "{clear} units found clear");
-    assert!(searched > 1000, "{searched} units searched");
+    assert!(nobody > 1000, "{nobody} units found nobody near");
+    assert!(
+        candidates > 1000,
+        "{candidates} units looked among candidates"
+    );
+    assert!(everywhere > 100, "{everywhere} units searched the grid");
 }
 
-/// Without lists (the grid was not built this tick) nobody is found clear; a formation with
-/// a unit of no formation near it, or too small to list, leaves its units to search.
+/// Without lists (the grid was not built this tick) every unit searches the grid; so do the
+/// units of a formation with a unit of no formation near it, or too small to list.
 #[test]
 fn unlisted_formations_and_invalid_lists_leave_every_unit_to_search() {
     // Two formations far apart: each clear of the other; a loose unit beside the first.
@@ -131,19 +157,60 @@ fn unlisted_formations_and_invalid_lists_leave_every_unit_to_search() {
         near
     };
     let mut near = build(&positions, &roots);
-    assert!(near.clear_of_others(0, Vec2::new(5.0, 0.0), 5.0));
-    assert!(near.clear_of_others(1, Vec2::new(105.0, 0.0), 5.0));
+    assert_eq!(near.scope(0, Vec2::new(5.0, 0.0), 5.0), SearchScope::Nobody);
+    assert_eq!(
+        near.scope(1, Vec2::new(105.0, 0.0), 5.0),
+        SearchScope::Nobody
+    );
     // A unit of no formation is never clear.
-    assert!(!near.clear_of_others(NO_GROUP, Vec2::new(5.0, 0.0), 5.0));
+    assert_eq!(
+        near.scope(NO_GROUP, Vec2::new(5.0, 0.0), 5.0),
+        SearchScope::Everywhere
+    );
     near.invalidate();
-    assert!(!near.clear_of_others(0, Vec2::new(5.0, 0.0), 5.0));
+    assert_eq!(
+        near.scope(0, Vec2::new(5.0, 0.0), 5.0),
+        SearchScope::Everywhere
+    );
     // A loose unit 3 m past the first formation's end: its units search.
     positions.push(Vec2::new(12.0, 0.0));
     roots.push(NO_GROUP);
     let near = build(&positions, &roots);
-    assert!(!near.clear_of_others(0, Vec2::new(5.0, 0.0), 5.0));
-    assert!(near.clear_of_others(1, Vec2::new(105.0, 0.0), 5.0));
+    assert_eq!(
+        near.scope(0, Vec2::new(5.0, 0.0), 5.0),
+        SearchScope::Everywhere
+    );
+    assert_eq!(
+        near.scope(1, Vec2::new(105.0, 0.0), 5.0),
+        SearchScope::Nobody
+    );
+    // Formations 3 m apart: a unit at the near end looks among the candidates, which are
+    // the other's units within the longest reach of its formation's box.
+    let mut close = Vec::new();
+    let mut close_roots = Vec::new();
+    for k in 0..10 {
+        close.push(Vec2::new(k as f32, 0.0));
+        close_roots.push(0);
+        close.push(Vec2::new(12.0 + k as f32, 0.0));
+        close_roots.push(1);
+    }
+    let near = build(&close, &close_roots);
+    assert_eq!(
+        near.scope(0, Vec2::new(9.0, 0.0), 5.0),
+        SearchScope::Candidates
+    );
+    assert_eq!(near.scope(0, Vec2::new(0.0, 0.0), 5.0), SearchScope::Nobody);
+    let mut found = Vec::new();
+    near.for_each_candidate_run(0, Vec2::new(9.0, 0.0), 5.0, |group, run| {
+        assert_eq!(group, 1);
+        found.extend(run.iter().map(|&(j, _)| close[j as usize].x));
+    });
+    found.sort_by(f32::total_cmp);
+    assert_eq!(found, [12.0, 13.0, 14.0]);
     // A formation of fewer units than are listed: its units search.
     let near = build(&positions[..4], &roots[..4]);
-    assert!(!near.clear_of_others(0, Vec2::new(1.0, 0.0), 5.0));
+    assert_eq!(
+        near.scope(0, Vec2::new(1.0, 0.0), 5.0),
+        SearchScope::Everywhere
+    );
 }
