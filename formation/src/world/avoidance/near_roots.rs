@@ -24,9 +24,10 @@ use super::search::GroupRuns;
 /// units always search).
 const LIST_ROOM: usize = 8;
 
-/// Fewest units a formation has for its units to be tested: for a smaller one the grid scan
-/// would cost about what its units' searches do.
-const MIN_UNITS: u32 = 4;
+/// Fewest units a formation has for its units to be tested: a smaller one's box grown by the
+/// reach holds more formations than a list does in a crowd of small groups, and its scan
+/// costs more than its units' searches (in groups of 4, more than half were not listed).
+const MIN_UNITS: u32 = 8;
 
 /// Most candidates one formation keeps; one with more near it is not listed.
 const CANDIDATE_ROOM: usize = 256;
