@@ -18,10 +18,13 @@
 use cohort_steering::Vec2;
 
 use super::{LANE_BEHIND, LANE_MARGIN, Lane, PASS_HORIZON, PASS_MARGIN, pass_shift};
-use crate::formation::{Formation, Motion};
+use crate::formation::Formation;
 use crate::ids::FormationId;
 use classes::ReachClasses;
 use strips::Strips;
+
+pub(crate) use entry::RootEntry;
+use headings::{HEADINGS, NO_HEADING, heading_class, may_oppose};
 
 type Formations = slotmap::SlotMap<FormationId, Formation>;
 
@@ -33,143 +36,6 @@ pub(super) const PASSAGE_LOOK: f32 = 60.0;
 /// Metres beyond both half-widths within which the passages two formations are bound for
 /// count as one.
 const PASSAGE_MARGIN: f32 = 1.0;
-/// Wedges of heading (45 degrees each) the movers are indexed in.
-const WEDGES: u8 = 8;
-/// The heading class of a mover whose heading is not finite (it meets every other).
-const ANY_HEADING: u8 = WEDGES;
-/// The heading class of a root that opens no lane (not moving, or too slowly).
-const NO_HEADING: u8 = u8::MAX;
-/// Heading classes: the wedges and [`ANY_HEADING`].
-const HEADINGS: usize = WEDGES as usize + 1;
-
-/// A top-level formation as make way sees it (copied once per use, so the comparisons between
-/// formations read a dense array instead of the formations' slot map).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RootEntry {
-    pub(super) id: FormationId,
-    /// The run of `scratch.order` its subtree fills.
-    pub(super) span: (u32, u32),
-    pub(super) position: Vec2,
-    pub(super) velocity: Vec2,
-    pub(super) half_extent: Vec2,
-    /// The length of `half_extent`: the radius of the circle round its anchor that holds
-    /// its slots (read by every test between two roots' circles).
-    pub(super) circle_radius: f32,
-    /// How far its farthest unit member stood from the anchor (`Formation::spread`).
-    pub(super) spread: f32,
-    pub(super) moving: bool,
-    /// Whether it is one unit moved on its own (see [`Formation::is_single`]).
-    pub(super) single: bool,
-    /// Whether it is a small group, which neither queues nor takes turns
-    /// ([`super::following::is_small_group`]).
-    pub(super) small_group: bool,
-    /// The lane it opens, if it moves ([`Lane::new`]).
-    pub(super) lane: Option<Lane>,
-    /// The lane a group of a few units creeping behind its own members opens through
-    /// standing formations only ([`Lane::creeping`]); its units avoid everyone as before.
-    pub(super) creep: Option<Lane>,
-    /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
-    pub(super) follow_gap: f32,
-    /// Where its anchor faces (the heading of a mover too slow to have a lane).
-    pub(super) facing: Vec2,
-    /// Its slowest member's top speed (above any speed its anchor cruises at).
-    pub(super) top_speed: f32,
-    /// Whether it was queueing behind another formation last tick.
-    pub(super) queued: bool,
-    /// Where the passage it is bound for lies (the middle of the first narrow stretch of its
-    /// path within [`PASSAGE_LOOK`] ahead), if any; `None` for a small group or a formation
-    /// not moving, which neither queues nor takes turns.
-    pub(super) passage: Option<Vec2>,
-    /// The way its path runs through that passage (a unit vector; zero without one).
-    pub(super) passage_way: Vec2,
-    /// Half the length of that passage along its path (0 without one).
-    pub(super) passage_half_length: f32,
-    /// Its place in the roots it was read from.
-    root: u32,
-    /// Its heading's wedge, [`ANY_HEADING`] or [`NO_HEADING`] (set by
-    /// [`RootIndex::index_headings`]).
-    heading: u8,
-}
-
-impl RootEntry {
-    /// Its place in the roots it was read from.
-    pub(super) fn root(&self) -> u32 {
-        self.root
-    }
-
-    /// Its top speed, 0 when not finite or negative.
-    pub(super) fn top_speed_or_zero(&self) -> f32 {
-        if self.top_speed.is_finite() {
-            self.top_speed.max(0.0)
-        } else {
-            0.0
-        }
-    }
-
-    /// Whether this formation and `b` are bound for one passage and go through it the same
-    /// way (squads converging on a gap from either side of its mouth, not two formations
-    /// meeting in a corridor).
-    pub(super) fn through_one_passage_alike(&self, b: &RootEntry) -> bool {
-        self.bound_for_one_passage(b) && self.passage_way.dot(b.passage_way) > 0.0
-    }
-
-    /// Whether this formation and `b` are bound for one passage: the middles of the passages
-    /// their paths lead to lie within both half-widths and [`PASSAGE_MARGIN`] of each other.
-    /// Formations bound for one passage take turns at it by right of way, however shallow the
-    /// angle their tracks meet at (`right_of_way.rs`).
-    pub(super) fn bound_for_one_passage(&self, b: &RootEntry) -> bool {
-        match (self.passage, b.passage) {
-            (Some(p), Some(q)) => {
-                (p - q).length()
-                    <= self.half_extent.y.abs() + b.half_extent.y.abs() + PASSAGE_MARGIN
-            }
-            _ => false,
-        }
-    }
-
-    fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
-        let (position, velocity) = (f.anchor.position, f.anchor.velocity);
-        let moving = f.motion == Motion::Moving;
-        let small_group = super::following::is_small_group(f);
-        // Read only for formations that queue or take turns (moving, not small groups): the
-        // others are spared the look along their paths.
-        let passage = (moving && !small_group)
-            .then(|| crate::world::narrows::passage_ahead(f, PASSAGE_LOOK))
-            .flatten();
-        Self {
-            id,
-            span,
-            position,
-            velocity,
-            half_extent: f.half_extent,
-            circle_radius: f.half_extent.length(),
-            spread: f.spread,
-            moving,
-            single: f.is_single(),
-            small_group,
-            lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
-                // Narrowing to pass an oncoming formation: it passes in the width it is
-                // closing up to (the ranks take a few seconds to form).
-                if let Some((_, w)) = f.narrow_pass {
-                    lane.half_width = lane.half_width.min(0.5 * w);
-                }
-                lane
-            }),
-            creep: (small_group && !f.is_single())
-                .then(|| Lane::creeping(position, velocity, f.half_extent, moving, f.mean_lag))
-                .flatten(),
-            follow_gap: f.settings.follow_gap,
-            facing: f.anchor.orientation,
-            top_speed: f.slowest_speed,
-            queued: f.follow_speed.is_some(),
-            passage: passage.map(|(at, _, _)| at),
-            passage_way: passage.map_or(Vec2::ZERO, |(_, way, _)| way),
-            passage_half_length: passage.map_or(0.0, |(_, _, h)| h),
-            root,
-            heading: NO_HEADING,
-        }
-    }
-}
 
 /// The top-level formations sorted by anchor x (ties by key, so the order is deterministic),
 /// bucketed in strips of y (see [`Strips`]): all of them for make way, the movers by heading
@@ -614,35 +480,10 @@ fn sort_by_x(entries: &mut [RootEntry]) {
     }
 }
 
-/// The heading class of unit vector `forward`: its 45-degree wedge counted anticlockwise from
-/// +x (each wedge closed on at least one side, so every finite heading has one), or
-/// [`ANY_HEADING`] when it is not finite.
-fn heading_class(forward: Vec2) -> u8 {
-    let (x, y) = (forward.x, forward.y);
-    if !(x.is_finite() && y.is_finite()) {
-        return ANY_HEADING;
-    }
-    match (y >= 0.0, x >= 0.0) {
-        (true, true) => u8::from(x < y),
-        (true, false) => 2 + u8::from(-x > y),
-        (false, false) => 4 + u8::from(-x < -y),
-        (false, true) => 6 + u8::from(x > -y),
-    }
-}
-
-/// Whether headings of classes `a` and `b` can be at least 120 degrees apart (forward ·
-/// forward' ≤ −0.5): not when their wedges are the same or neighbours (at most 90 degrees
-/// apart, so the product is at least 0 less rounding).
-fn may_oppose(a: u8, b: u8) -> bool {
-    if a >= WEDGES || b >= WEDGES {
-        return a != NO_HEADING && b != NO_HEADING;
-    }
-    let d = (a + WEDGES - b) % WEDGES;
-    (2..=WEDGES - 2).contains(&d)
-}
-
 mod alike;
 mod classes;
+mod entry;
+mod headings;
 mod near;
 mod strips;
 #[cfg(test)]
