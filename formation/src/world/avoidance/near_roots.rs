@@ -41,7 +41,7 @@ const RUN_ROOM: usize = 64;
 struct CandidateRun {
     /// Their avoidance group.
     group: u32,
-    /// Their range in `NearRoots::candidates`.
+    /// Their range in their chunk's candidates.
     start: u32,
     end: u32,
     /// Least and greatest coordinates of their positions.
@@ -55,26 +55,45 @@ const UNLISTED: u8 = u8::MAX;
 /// The box round no position.
 const EMPTY_BOX: (Vec2, Vec2) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
 
+/// Roots whose lists are made together, into one set of buffers (on one of the pool's
+/// threads with the `parallel` feature); which chunk a root falls in depends on its place
+/// alone, so the lists are the same on any number of threads.
+const ROOT_CHUNK: usize = 64;
+
+/// Where one root's list and runs of candidates lie in its chunk's buffers.
+#[derive(Clone, Copy, Debug, Default)]
+struct RootSpan {
+    /// How many units the root has.
+    size: u32,
+    /// Start of its list in the chunk's `listed`.
+    list: u32,
+    /// Length of its list, or [`UNLISTED`].
+    len: u8,
+    /// Its runs' range in the chunk's `runs`.
+    runs: (u32, u32),
+}
+
+/// One chunk's lists, runs and candidates, one root's after another.
+#[derive(Default)]
+struct ChunkLists {
+    /// Places of other roots.
+    listed: Vec<u32>,
+    /// Runs of candidates.
+    runs: Vec<CandidateRun>,
+    /// The candidates, run after run: each unit's index and position.
+    candidates: Vec<(u32, Vec2)>,
+}
+
 /// Per top-level formation (by its place among the roots): the box round its units and the
-/// other formations near it. Rebuilt with the grid, every tick; buffers kept.
+/// other formations and units near it. Rebuilt with the grid, every tick; buffers kept.
 #[derive(Default)]
 pub(crate) struct NearRoots {
     /// Per root: the least and greatest coordinates of its units' positions.
     boxes: Vec<(Vec2, Vec2)>,
-    /// Per root: where its list starts in `listed` (while the lists are being built, until
-    /// its own is: how many units it has).
-    starts: Vec<u32>,
-    /// Per root: how many entries its list has, or [`UNLISTED`].
-    lens: Vec<u8>,
-    /// The lists one after another: places of other roots.
-    listed: Vec<u32>,
-    /// Per root, and one more: where its runs of candidates start in `runs` (the next
-    /// root's start is where they end).
-    run_starts: Vec<u32>,
-    /// The roots' runs of candidates, one root's after another.
-    runs: Vec<CandidateRun>,
-    /// The candidates, run after run: each unit's index and position.
-    candidates: Vec<(u32, Vec2)>,
+    /// Per root: where its list and runs lie in its chunk's buffers.
+    spans: Vec<RootSpan>,
+    /// Per chunk of [`ROOT_CHUNK`] roots: their lists, runs and candidates.
+    chunks: Vec<ChunkLists>,
     /// Whether the lists describe this tick's positions.
     valid: bool,
 }
@@ -99,62 +118,163 @@ impl NearRoots {
         self.valid = false;
     }
 
-    /// Refills boxes, lists and candidates for this tick. Allocates only when there are more
-    /// roots than ever, or more candidates near them than room was made for.
+    /// Refills boxes, lists and candidates for this tick, chunk by chunk of roots (on the
+    /// pool's threads when there are several chunks and threads). Allocates only when there
+    /// are more roots than ever, or more candidates near a chunk's roots than room was made
+    /// for.
     pub(crate) fn rebuild(&mut self, input: &NearRootsInput<'_>) {
         let roots = input.clusters.len();
-        let units = input.roots.len();
         self.boxes.clear();
         self.boxes.resize(roots, EMPTY_BOX);
-        self.starts.clear();
-        self.starts.resize(roots, 0);
-        self.lens.clear();
-        self.lens.resize(roots, UNLISTED);
-        self.run_starts.clear();
-        self.listed.clear();
-        self.runs.clear();
-        self.candidates.clear();
-        // Room for every list full and for candidates twice the units (runs half as many),
-        // so formations that first come near each other long after the world was built do
-        // not allocate in that tick.
-        self.run_starts.reserve_exact(roots + 1);
-        self.listed.reserve_exact(roots * LIST_ROOM);
-        self.candidates.reserve_exact(2 * units);
-        self.runs.reserve_exact(units / 2 + RUN_ROOM);
+        self.spans.clear();
+        self.spans.resize(roots, RootSpan::default());
+        let chunks = roots.div_ceil(ROOT_CHUNK);
+        if self.chunks.len() < chunks {
+            self.chunks.resize_with(chunks, ChunkLists::default);
+        }
         self.valid = true;
         for (&r, &p) in input.roots.iter().zip(input.positions) {
-            if let (Some(b), Some(n)) = (
+            if let (Some(b), Some(span)) = (
                 self.boxes.get_mut(r as usize),
-                self.starts.get_mut(r as usize),
+                self.spans.get_mut(r as usize),
             ) {
                 *b = (b.0.min(p), b.1.max(p));
-                *n += 1;
+                span.size += 1;
             }
         }
         // A little more than the reach, so rounding in the box test below never leaves out
         // a unit the search finds.
         let reach = input.reach * (1.0 + 1e-5) + 1e-4;
-        for a in 0..roots {
-            self.run_starts.push(self.runs.len() as u32);
-            let start = self.listed.len();
-            let (Some(&(lo, hi)), Some(slot), Some(&own)) = (
-                self.boxes.get(a),
-                self.starts.get_mut(a),
-                input.clusters.get(a),
-            ) else {
+        let boxes = &self.boxes;
+        let chunk = |c: usize, spans: &mut [RootSpan], lists: &mut ChunkLists| {
+            lists.fill(input, c * ROOT_CHUNK, spans, boxes, reach);
+        };
+        let lists = self.chunks.get_mut(..chunks).unwrap_or(&mut []);
+        #[cfg(feature = "parallel")]
+        if crate::world::par::split(chunks, 2) {
+            use rayon::prelude::*;
+            self.spans
+                .par_chunks_mut(ROOT_CHUNK)
+                .zip(lists.par_iter_mut())
+                .enumerate()
+                .for_each(|(c, (spans, lists))| chunk(c, spans, lists));
+            return;
+        }
+        for (c, (spans, lists)) in self.spans.chunks_mut(ROOT_CHUNK).zip(lists).enumerate() {
+            chunk(c, spans, lists);
+        }
+    }
+
+    /// The list and candidate runs of root `r`, if it is listed.
+    #[inline]
+    fn listed(&self, r: usize) -> Option<(&ChunkLists, RootSpan)> {
+        if !self.valid {
+            return None;
+        }
+        let span = *self.spans.get(r)?;
+        if span.len == UNLISTED {
+            return None;
+        }
+        Some((self.chunks.get(r / ROOT_CHUNK)?, span))
+    }
+
+    /// Where a unit of root `root` standing at `at` is to look for units of other avoidance
+    /// groups within `reach` (at most the reach the lists were built for): nowhere when no
+    /// listed formation's box comes within `reach` of it; among its formation's candidates
+    /// when its formation is listed; else everywhere (the grid search). Rigorous: such a
+    /// unit `j` stands in the box round its own formation's units, which is listed (it has a
+    /// unit within the longest reach of the box round `root`'s units, which holds `at`), and
+    /// is one of `root`'s candidates; the boxes' distances from `at` are computed as the
+    /// search computes distances, by operations rounding no closer than theirs.
+    #[inline]
+    pub(crate) fn scope(&self, root: u32, at: Vec2, reach: f32) -> SearchScope {
+        let Some((lists, span)) = self.listed(root as usize) else {
+            return SearchScope::Everywhere;
+        };
+        let start = span.list as usize;
+        let Some(list) = lists.listed.get(start..start + span.len as usize) else {
+            return SearchScope::Everywhere;
+        };
+        let limit = reach * reach;
+        for &b in list {
+            let Some(&(lo, hi)) = self.boxes.get(b as usize) else {
+                return SearchScope::Everywhere;
+            };
+            let gap = (lo - at).max(at - hi).max(Vec2::ZERO);
+            if !(gap.length_squared() > limit) {
+                return SearchScope::Candidates;
+            }
+        }
+        SearchScope::Nobody
+    }
+
+    /// Calls `f(group, candidates)` for each run of listed root `root`'s candidates whose
+    /// box comes within `reach` of `at` (padded as the lists are, so no candidate within
+    /// `reach` is passed over); the caller tests each candidate's distance.
+    #[inline]
+    pub(crate) fn for_each_candidate_run<F>(&self, root: u32, at: Vec2, reach: f32, mut f: F)
+    where
+        F: FnMut(u32, &[(u32, Vec2)]),
+    {
+        let Some((lists, span)) = self.listed(root as usize) else {
+            return;
+        };
+        let Some(runs) = lists.runs.get(span.runs.0 as usize..span.runs.1 as usize) else {
+            return;
+        };
+        let pad = reach * (1.0 + 1e-5) + 1e-4;
+        let limit = pad * pad;
+        for run in runs {
+            let gap = (run.lo - at).max(at - run.hi).max(Vec2::ZERO);
+            if gap.length_squared() > limit {
+                continue;
+            }
+            if let Some(c) = lists.candidates.get(run.start as usize..run.end as usize) {
+                f(run.group, c);
+            }
+        }
+    }
+}
+
+impl ChunkLists {
+    /// Makes the lists of the roots from place `first` on (`spans`, one per root of the
+    /// chunk, their sizes counted): for each root of at least [`MIN_UNITS`] units, the other
+    /// roots and the candidates within `reach` of its box, unless there are too many or a unit
+    /// of no formation is among them (then it is not listed).
+    fn fill(
+        &mut self,
+        input: &NearRootsInput<'_>,
+        first: usize,
+        spans: &mut [RootSpan],
+        boxes: &[(Vec2, Vec2)],
+        reach: f32,
+    ) {
+        self.listed.clear();
+        self.runs.clear();
+        self.candidates.clear();
+        // Room for every list full and for candidates twice the chunk's units (runs half
+        // as many), so formations that first come near each other long after the world was
+        // built do not allocate in that tick.
+        let units: usize = spans.iter().map(|s| s.size as usize).sum();
+        self.listed.reserve_exact(spans.len() * LIST_ROOM);
+        self.candidates.reserve_exact(2 * units);
+        self.runs.reserve_exact(units / 2 + RUN_ROOM);
+        for (k, span) in spans.iter_mut().enumerate() {
+            let a = first + k;
+            span.list = self.listed.len() as u32;
+            span.runs = (self.runs.len() as u32, self.runs.len() as u32);
+            span.len = UNLISTED;
+            let (Some(&(lo, hi)), Some(&own)) = (boxes.get(a), input.clusters.get(a)) else {
                 continue;
             };
-            let size = std::mem::replace(slot, start as u32);
-            if size < MIN_UNITS || !(lo.is_finite() && hi.is_finite() && reach.is_finite()) {
+            if span.size < MIN_UNITS || !(lo.is_finite() && hi.is_finite() && reach.is_finite()) {
                 continue;
             }
             if self.list(input, own, (lo, hi), reach) {
-                if let Some(l) = self.lens.get_mut(a) {
-                    *l = (self.listed.len() - start) as u8;
-                }
+                span.len = (self.listed.len() - span.list as usize) as u8;
+                span.runs.1 = self.runs.len() as u32;
             }
         }
-        self.run_starts.push(self.runs.len() as u32);
     }
 
     /// Lists for the next root (of avoidance group `own`, its units in the box `lo..=hi`) the
@@ -176,7 +296,6 @@ impl NearRoots {
             listed,
             runs,
             candidates,
-            ..
         } = self;
         let mut complete = true;
         input.runs.for_each_other_run(
@@ -230,71 +349,6 @@ impl NearRoots {
             self.candidates.truncate(starts.2);
         }
         complete
-    }
-
-    /// Where a unit of root `root` standing at `at` is to look for units of other avoidance
-    /// groups within `reach` (at most the reach the lists were built for): nowhere when no
-    /// listed formation's box comes within `reach` of it; among its formation's candidates
-    /// when its formation is listed; else everywhere (the grid search). Rigorous: such a
-    /// unit `j` stands in the box round its own formation's units, which is listed (it has a
-    /// unit within the longest reach of the box round `root`'s units, which holds `at`), and
-    /// is one of `root`'s candidates; the boxes' distances from `at` are computed as the
-    /// search computes distances, by operations rounding no closer than theirs.
-    #[inline]
-    pub(crate) fn scope(&self, root: u32, at: Vec2, reach: f32) -> SearchScope {
-        if !self.valid {
-            return SearchScope::Everywhere;
-        }
-        let r = root as usize;
-        let (Some(&len), Some(&start)) = (self.lens.get(r), self.starts.get(r)) else {
-            return SearchScope::Everywhere;
-        };
-        if len == UNLISTED {
-            return SearchScope::Everywhere;
-        }
-        let start = start as usize;
-        let Some(list) = self.listed.get(start..start + len as usize) else {
-            return SearchScope::Everywhere;
-        };
-        let limit = reach * reach;
-        for &b in list {
-            let Some(&(lo, hi)) = self.boxes.get(b as usize) else {
-                return SearchScope::Everywhere;
-            };
-            let gap = (lo - at).max(at - hi).max(Vec2::ZERO);
-            if !(gap.length_squared() > limit) {
-                return SearchScope::Candidates;
-            }
-        }
-        SearchScope::Nobody
-    }
-
-    /// Calls `f(group, candidates)` for each run of listed root `root`'s candidates whose
-    /// box comes within `reach` of `at` (padded as the lists are, so no candidate within
-    /// `reach` is passed over); the caller tests each candidate's distance.
-    #[inline]
-    pub(crate) fn for_each_candidate_run<F>(&self, root: u32, at: Vec2, reach: f32, mut f: F)
-    where
-        F: FnMut(u32, &[(u32, Vec2)]),
-    {
-        let r = root as usize;
-        let (Some(&from), Some(&to)) = (self.run_starts.get(r), self.run_starts.get(r + 1)) else {
-            return;
-        };
-        let Some(runs) = self.runs.get(from as usize..to as usize) else {
-            return;
-        };
-        let pad = reach * (1.0 + 1e-5) + 1e-4;
-        let limit = pad * pad;
-        for run in runs {
-            let gap = (run.lo - at).max(at - run.hi).max(Vec2::ZERO);
-            if gap.length_squared() > limit {
-                continue;
-            }
-            if let Some(c) = self.candidates.get(run.start as usize..run.end as usize) {
-                f(run.group, c);
-            }
-        }
     }
 }
 
