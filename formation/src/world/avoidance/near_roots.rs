@@ -255,10 +255,13 @@ impl ChunkLists {
         // Room for every list full and for candidates twice the chunk's units (runs half
         // as many), so formations that first come near each other long after the world was
         // built do not allocate in that tick.
+        // (None for a chunk of small groups and singles only, which lists nothing.)
         let units: usize = spans.iter().map(|s| s.size as usize).sum();
-        self.listed.reserve_exact(spans.len() * LIST_ROOM);
-        self.candidates.reserve_exact(2 * units);
-        self.runs.reserve_exact(units / 2 + RUN_ROOM);
+        if spans.iter().any(|s| s.size >= MIN_UNITS) {
+            self.listed.reserve_exact(spans.len() * LIST_ROOM);
+            self.candidates.reserve_exact(2 * units);
+            self.runs.reserve_exact(units / 2 + RUN_ROOM);
+        }
         for (k, span) in spans.iter_mut().enumerate() {
             let a = first + k;
             span.list = self.listed.len() as u32;
