@@ -389,7 +389,7 @@ impl CellGrid {
         &self,
         center: Vec2,
         radius: f32,
-        mut f: F,
+        f: F,
     ) {
         if radius.is_nan() || radius < 0.0 || self.items.is_empty() {
             return;
@@ -400,9 +400,42 @@ impl CellGrid {
         let x1 = self.axis_cell(center.x + radius, self.min.x, self.cols);
         let y0 = self.axis_cell(center.y - radius, self.min.y, self.rows);
         let y1 = self.axis_cell(center.y + radius, self.min.y, self.rows);
+        self.for_each_row_run_in_cells((x0, x1), (y0, y1), f);
+    }
+
+    /// Calls `f(first_slot, items, positions)` for each run of the sorted arrays a query of
+    /// the box `lo..=hi` scans, in slot order (as [`Self::for_each_row_run`] does for a
+    /// circle's box): every item within the box, whatever its coordinates' magnitude, is in
+    /// one of the runs, since the box's own corners are looked up and cell lookup is
+    /// monotone. Nothing for an empty box or one with a NaN corner.
+    #[inline]
+    pub fn for_each_row_run_in_box<F: FnMut(usize, &[u32], &[Vec2])>(
+        &self,
+        lo: Vec2,
+        hi: Vec2,
+        f: F,
+    ) {
+        if !(lo.x <= hi.x && lo.y <= hi.y) || self.items.is_empty() {
+            return;
+        }
+        let x0 = self.axis_cell(lo.x, self.min.x, self.cols);
+        let x1 = self.axis_cell(hi.x, self.min.x, self.cols);
+        let y0 = self.axis_cell(lo.y, self.min.y, self.rows);
+        let y1 = self.axis_cell(hi.y, self.min.y, self.rows);
+        self.for_each_row_run_in_cells((x0, x1), (y0, y1), f);
+    }
+
+    /// The runs of cells `x0..=x1` of rows `y0..=y1`, one per row, in slot order.
+    #[inline]
+    fn for_each_row_run_in_cells<F: FnMut(usize, &[u32], &[Vec2])>(
+        &self,
+        (x0, x1): (u32, u32),
+        (y0, y1): (u32, u32),
+        mut f: F,
+    ) {
         for cy in y0..=y1 {
-            // The blocks holding cells x0..=x1 of a row are contiguous in the sorted arrays;
-            // their items outside x0..=x1 are farther than `radius`.
+            // The blocks holding cells x0..=x1 of a row are contiguous in the sorted arrays
+            // (with maybe some items of cells beyond them).
             let range = self.block_span(cy, x0, x1);
             let start = range.start;
             if let (Some(items), Some(positions)) = (

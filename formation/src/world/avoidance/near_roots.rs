@@ -15,7 +15,7 @@
 //! avoidance chooses exactly what it would without them.
 
 use cohort_steering::Vec2;
-use cohort_steering::grid::CellGrid;
+use cohort_steering::grid::{CellGrid, NeighbourSearch};
 
 use super::NO_GROUP;
 use super::search::GroupRuns;
@@ -123,6 +123,11 @@ impl NearRoots {
     /// are more roots than ever, or more candidates near a chunk's roots than room was made
     /// for.
     pub(crate) fn rebuild(&mut self, input: &NearRootsInput<'_>) {
+        // Runs that do not describe this grid would hide units: then every unit searches.
+        if !input.runs.fits(input.grid.len()) {
+            self.valid = false;
+            return;
+        }
         let roots = input.clusters.len();
         self.boxes.clear();
         self.boxes.resize(roots, EMPTY_BOX);
@@ -142,8 +147,8 @@ impl NearRoots {
                 span.size += 1;
             }
         }
-        // A little more than the reach, so rounding in the box test below never leaves out
-        // a unit the search finds.
+        // A little more than the reach: a unit the search finds within its reach (by the
+        // rounded squared distance) may stand a hair more than the reach away.
         let reach = input.reach * (1.0 + 1e-5) + 1e-4;
         let boxes = &self.boxes;
         let chunk = |c: usize, spans: &mut [RootSpan], lists: &mut ChunkLists| {
@@ -252,9 +257,10 @@ impl ChunkLists {
         self.listed.clear();
         self.runs.clear();
         self.candidates.clear();
-        // Room for every list full and for candidates twice the chunk's units (runs half
-        // as many), so formations that first come near each other long after the world was
-        // built do not allocate in that tick.
+        // Room for every list full, for candidates twice the chunk's units and for runs half
+        // the chunk's units and [`RUN_ROOM`] more, so formations that first come near each
+        // other long after the world was built do not allocate in that tick (unless their
+        // candidates outgrow that room: then once).
         // (None for a chunk of small groups and singles only, which lists nothing.)
         let units: usize = spans.iter().map(|s| s.size as usize).sum();
         if spans.iter().any(|s| s.size >= MIN_UNITS) {
@@ -292,8 +298,6 @@ impl ChunkLists {
         reach: f32,
     ) -> bool {
         let (lo, hi) = (lo - Vec2::splat(reach), hi + Vec2::splat(reach));
-        let centre = (lo + hi) * 0.5;
-        let half = (hi - lo) * 0.5;
         let starts = (self.listed.len(), self.runs.len(), self.candidates.len());
         let Self {
             listed,
@@ -301,12 +305,9 @@ impl ChunkLists {
             candidates,
         } = self;
         let mut complete = true;
-        input.runs.for_each_other_run(
-            input.grid,
-            centre,
-            half.max_element(),
-            own,
-            |group, items, positions| {
+        input
+            .runs
+            .for_each_other_run(input.grid, (lo, hi), own, |group, items, positions| {
                 let first = candidates.len();
                 let mut run_box = EMPTY_BOX;
                 for (&j, &p) in items.iter().zip(positions) {
@@ -344,8 +345,7 @@ impl ChunkLists {
                     });
                 }
                 true
-            },
-        );
+            });
         if !complete {
             self.listed.truncate(starts.0);
             self.runs.truncate(starts.1);

@@ -146,21 +146,20 @@ impl GroupRuns {
 
 impl GroupRuns {
     /// Calls `f(group, items, positions)` for each run of the grid's slots, within the rows and
-    /// blocks a query of `radius` round `centre` scans, whose units are not of group `own`
-    /// (a superset of those units within the square of half-side `radius` round `centre`),
-    /// until `f` returns false. The runs must fit the grid ([`Self::fits`]).
+    /// blocks a query of the box `lo..=hi` scans, whose units are not of group `own` (a
+    /// superset of those units within the box), until `f` returns false. The runs must fit
+    /// the grid ([`Self::fits`]).
     pub(crate) fn for_each_other_run<F>(
         &self,
         grid: &CellGrid,
-        centre: Vec2,
-        radius: f32,
+        (lo, hi): (Vec2, Vec2),
         own: u32,
         mut f: F,
     ) where
         F: FnMut(u32, &[u32], &[Vec2]) -> bool,
     {
         let mut going = true;
-        grid.for_each_row_run(centre, radius, |first, items, positions| {
+        grid.for_each_row_run_in_box(lo, hi, |first, items, positions| {
             if !going {
                 return;
             }

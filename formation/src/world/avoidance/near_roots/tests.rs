@@ -43,21 +43,32 @@ fn field(rng: &mut SimRng, formations: u32, loose: bool) -> Field {
 /// Every unit of another avoidance group within a unit's reach (by the search's own distance
 /// test) is found where the unit's scope says to look: nobody is within reach of a unit
 /// whose scope is `Nobody`, and all of them are among the candidates of a unit whose scope is
-/// `Candidates`; over many fields, reaches and query points. And every scope is met, or the
-/// test would spare no search.
+/// `Candidates`; over many fields, reaches and query points, half of them thousands of
+/// metres from the origin (where a float's step is a good part of a millimetre). And every
+/// scope is met, or the test would spare no search.
 #[test]
 fn every_unit_within_reach_is_where_the_scope_looks() {
     let (mut nobody, mut candidates, mut everywhere) = (0usize, 0usize, 0usize);
-    for seed in 0..40 {
+    for seed in 0..80 {
         let mut rng = SimRng::seed_from(seed);
         let loose = seed % 3 == 0;
         let count = 6 + rng.index(30) as u32;
-        let f = field(&mut rng, count, loose);
+        let mut f = field(&mut rng, count, loose);
+        let offset = if seed % 2 == 1 {
+            Vec2::new(rng.range(4000.0, 16000.0), rng.range(1000.0, 9000.0))
+        } else {
+            Vec2::ZERO
+        };
+        for p in &mut f.positions {
+            *p += offset;
+        }
         let groups = UnitGroups {
             roots: &f.roots,
             clusters: &f.clusters,
         };
-        let mut grid = CellGrid::new(Vec2::splat(-20.0), Vec2::splat(140.0), 1.5).unwrap();
+        let (min, max) = (offset - Vec2::splat(20.0), offset + Vec2::splat(140.0));
+        let cell = rng.range(0.8, 2.0);
+        let mut grid = CellGrid::new(min, max, cell).unwrap();
         grid.rebuild(&f.positions);
         let mut runs = GroupRuns::default();
         runs.rebuild(grid.order(), groups);
@@ -213,4 +224,62 @@ fn unlisted_formations_and_invalid_lists_leave_every_unit_to_search() {
         near.scope(0, Vec2::new(1.0, 0.0), 5.0),
         SearchScope::Everywhere
     );
+}
+
+/// Thousands of metres from the origin a float's step is about half a millimetre: a formation
+/// whose box was scanned by a square round its centre (the centre and half-side rounded
+/// again) passed over a unit of another group standing just within a unit's reach beyond the
+/// box's west edge, where a grid cell begins, and its unit found nobody near. The box's own
+/// corners are looked up now.
+#[test]
+fn far_from_the_origin_a_unit_just_within_reach_is_a_candidate() {
+    let (lo, hi) = (
+        Vec2::new(7625.3145, 1661.1097),
+        Vec2::new(7681.1753, 1664.7825),
+    );
+    let reach = 11.336434;
+    // Eight units of formation 0 spanning the box, its first at the box's west edge.
+    let mut positions: Vec<Vec2> = (0..8).map(|k| lo + (hi - lo) * (k as f32 / 7.0)).collect();
+    let mut roots = vec![0; 8];
+    // One of formation 1 due west of the first.
+    let other = Vec2::new(7613.978, lo.y);
+    positions.push(other);
+    roots.push(1);
+    assert!(
+        cohort_steering::grid::within_radius(other, lo, reach),
+        "the other unit stands within reach of the first"
+    );
+    // Cells of a metre, a cell (and block) edge where a square round the grown box's centre
+    // would begin: rounded twice, a hair east of the grown box's own west edge.
+    let pad = Vec2::splat(reach * (1.0 + 1e-5) + 1e-4);
+    let (grown_lo, grown_hi) = (lo - pad, hi + pad);
+    let centre = (grown_lo + grown_hi) * 0.5;
+    let edge = centre.x - ((grown_hi - grown_lo) * 0.5).max_element();
+    assert!(
+        edge > other.x,
+        "the square would begin east of the other unit"
+    );
+    let min = Vec2::new(edge - 192.0, lo.y - 100.0);
+    let mut grid = CellGrid::new(min, min + Vec2::splat(400.0), 1.0).unwrap();
+    grid.rebuild(&positions);
+    let clusters = [0, 1];
+    let groups = UnitGroups {
+        roots: &roots,
+        clusters: &clusters,
+    };
+    let mut runs = GroupRuns::default();
+    runs.rebuild(grid.order(), groups);
+    let mut near = NearRoots::default();
+    near.rebuild(&NearRootsInput {
+        grid: &grid,
+        runs: &runs,
+        positions: &positions,
+        roots: &roots,
+        clusters: &clusters,
+        reach,
+    });
+    assert_eq!(near.scope(0, lo, reach), SearchScope::Candidates);
+    let mut found = Vec::new();
+    near.for_each_candidate_run(0, lo, reach, |_, run| found.extend(run.iter().map(|c| c.0)));
+    assert_eq!(found, [8]);
 }
