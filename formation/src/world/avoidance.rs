@@ -177,6 +177,20 @@ impl UnitGroups<'_> {
     }
 }
 
+/// How far a unit of `radius` and top speed `max_speed` looks for neighbours: the gap at which
+/// it would touch the largest unit, plus the least of `neighbour_distance` and what the time
+/// `horizon` covers at its and the fastest unit's top speeds (`limits`: the largest radius
+/// and top speed of any unit). The one formula for a unit's search and for the longest
+/// search the lists of `near_roots.rs` are made for, so no unit reaches past those.
+#[inline]
+pub(crate) fn search_reach(
+    (horizon, neighbour_distance): (f32, f32),
+    (max_radius, fastest): (f32, f32),
+    (radius, max_speed): (f32, f32),
+) -> f32 {
+    (radius + max_radius) + (horizon * (max_speed + fastest)).min(neighbour_distance.max(0.0))
+}
+
 impl AvoidanceInput<'_> {
     /// Whether unit `i`'s top-level formation is near another one this tick.
     pub(super) fn in_traffic(&self, i: usize) -> bool {
@@ -242,11 +256,12 @@ impl AvoidanceInput<'_> {
             }
             _ => preferred,
         };
-        let (max_radius, fastest) = self.limits;
         let horizon = self.params.time_horizon;
-        let touch = body.radius + max_radius;
-        let reach = touch
-            + (horizon * (body.max_speed + fastest)).min(self.settings.neighbour_distance.max(0.0));
+        let reach = search_reach(
+            (horizon, self.settings.neighbour_distance),
+            self.limits,
+            (body.radius, body.max_speed),
+        );
         let cap = (self.settings.max_neighbours as usize).min(NEIGHBOURS_CAP);
         let AvoidanceBuffers {
             nearest,

@@ -8,6 +8,7 @@ use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::avoidance::{
     AvoidanceBuffers, AvoidanceInput, AvoidanceReport, NearRootsInput, PREFERENCE_TIME, UnitGroups,
+    search_reach,
 };
 use super::separation::{Heading, SeparationSweep};
 use cohort_steering::truncate;
@@ -149,12 +150,15 @@ pub(super) fn steer_units(
         reach,
         pair_margin,
     };
-    // The longest any unit's avoidance search reaches (see `AvoidanceInput::choose`).
-    let longest_reach = {
-        let a = &settings.avoidance;
-        (max_radius + max_radius)
-            + (a.params().time_horizon * (fastest + fastest)).min(a.neighbour_distance.max(0.0))
-    };
+    // The longest any unit's avoidance search reaches: the largest unit's at the top speed.
+    let longest_reach = search_reach(
+        (
+            settings.avoidance.params().time_horizon,
+            settings.avoidance.neighbour_distance,
+        ),
+        (max_radius, fastest),
+        (max_radius, fastest),
+    );
     let brute;
     let search = match grid.as_mut() {
         Some(g) if !settings.brute_force_neighbours => {

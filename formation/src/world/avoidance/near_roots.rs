@@ -5,7 +5,7 @@
 //! In a dense army most units stand deep among their own formation's units or among those of
 //! neighbours moving alike (one avoidance group, see `make_way/root_index/alike.rs`): their
 //! search rejects every unit it looks at and keeps none. Per tick, each top-level formation of
-//! a few units or more scans the neighbour grid once over the box round its own units grown by
+//! [`MIN_UNITS`] units or more scans the neighbour grid once over the box round its own units grown by
 //! the longest search reach, and keeps the units of other groups it finds there (its
 //! *candidates*, in runs of one group each with the box round each run) and the other
 //! formations they belong to. A unit of such a formation searches nobody if its position is
@@ -200,13 +200,11 @@ impl NearRoots {
         let Some(list) = lists.listed.get(start..start + span.len as usize) else {
             return SearchScope::Everywhere;
         };
-        let limit = reach * reach;
         for &b in list {
             let Some(&(lo, hi)) = self.boxes.get(b as usize) else {
                 return SearchScope::Everywhere;
             };
-            let gap = (lo - at).max(at - hi).max(Vec2::ZERO);
-            if !(gap.length_squared() > limit) {
+            if may_reach((lo, hi), at, reach) {
                 return SearchScope::Candidates;
             }
         }
@@ -214,8 +212,8 @@ impl NearRoots {
     }
 
     /// Calls `f(group, candidates)` for each run of listed root `root`'s candidates whose
-    /// box comes within `reach` of `at` (padded as the lists are, so no candidate within
-    /// `reach` is passed over); the caller tests each candidate's distance.
+    /// box may come within `reach` of `at` ([`may_reach`]: no candidate within `reach` is
+    /// passed over); the caller tests each candidate's distance.
     #[inline]
     pub(crate) fn for_each_candidate_run<F>(&self, root: u32, at: Vec2, reach: f32, mut f: F)
     where
@@ -227,11 +225,8 @@ impl NearRoots {
         let Some(runs) = lists.runs.get(span.runs.0 as usize..span.runs.1 as usize) else {
             return;
         };
-        let pad = reach * (1.0 + 1e-5) + 1e-4;
-        let limit = pad * pad;
         for run in runs {
-            let gap = (run.lo - at).max(at - run.hi).max(Vec2::ZERO);
-            if gap.length_squared() > limit {
+            if !may_reach((run.lo, run.hi), at, reach) {
                 continue;
             }
             if let Some(c) = lists.candidates.get(run.start as usize..run.end as usize) {
@@ -353,6 +348,16 @@ impl ChunkLists {
         }
         complete
     }
+}
+
+/// Whether a position in the box `lo..=hi` may be within `reach` of `at` by the search's
+/// test (`within_radius`): the box's distance from `at`, computed with the same operations on
+/// differences no larger than any of its positions' (rounding keeps that order), is not
+/// beyond `reach`. False means no position in the box passes that test (NaN: true).
+#[inline]
+fn may_reach((lo, hi): (Vec2, Vec2), at: Vec2, reach: f32) -> bool {
+    let gap = (lo - at).max(at - hi).max(Vec2::ZERO);
+    !(gap.length_squared() > reach * reach)
 }
 
 /// Where a unit's avoidance search looks (see [`NearRoots::scope`]).

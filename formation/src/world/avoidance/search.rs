@@ -160,30 +160,49 @@ impl GroupRuns {
     {
         let mut going = true;
         grid.for_each_row_run_in_box(lo, hi, |first, items, positions| {
-            if !going {
-                return;
-            }
-            let Some((groups, run_end, items, positions)) = self.row(first, items, positions)
-            else {
-                return;
-            };
-            let end = items.len();
-            let mut k = 0;
-            while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
-                let run = (run as usize).saturating_sub(first).clamp(k + 1, end);
-                if group != own {
-                    if let (Some(items), Some(positions)) =
-                        (items.get(k..run), positions.get(k..run))
-                    {
-                        if !f(group, items, positions) {
-                            going = false;
-                            return;
-                        }
-                    }
-                }
-                k = run;
+            if going {
+                going = self.each_run(first, items, positions, |group| group == own, &mut f);
             }
         });
+    }
+
+    /// Calls `f(group, items, positions)` for each run of one group within one run of the
+    /// grid's slots (`first` the slot of `items[0]`) that `refused` does not refuse, passing
+    /// over the refused ones in one step each, until `f` returns false. Returns whether it
+    /// went to the end.
+    #[inline(always)]
+    fn each_run<R, F>(
+        &self,
+        first: usize,
+        items: &[u32],
+        positions: &[Vec2],
+        refused: R,
+        mut f: F,
+    ) -> bool
+    where
+        R: Fn(u32) -> bool,
+        F: FnMut(u32, &[u32], &[Vec2]) -> bool,
+    {
+        let Some((groups, run_end, items, positions)) = self.row(first, items, positions) else {
+            return true;
+        };
+        let end = items.len();
+        let mut k = 0;
+        while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
+            // The run of this group, within this row's run (a run ends past its start).
+            let run = (run as usize).saturating_sub(first).clamp(k + 1, end);
+            if !refused(group) {
+                let (Some(items), Some(positions)) = (items.get(k..run), positions.get(k..run))
+                else {
+                    return true;
+                };
+                if !f(group, items, positions) {
+                    return false;
+                }
+            }
+            k = run;
+        }
+        true
     }
 }
 
@@ -226,31 +245,18 @@ impl GroupRuns {
         items: &[u32],
         positions: &[Vec2],
     ) {
-        let Some((groups, run_end, items, positions)) = self.row(first, items, positions) else {
-            return;
-        };
-        let end = items.len();
-        let mut k = 0;
-        while let (Some(&group), Some(&run)) = (groups.get(k), run_end.get(k)) {
-            // The run of this group, within this row's run (a run ends past its start).
-            let run = (run as usize).saturating_sub(first).clamp(k + 1, end);
-            if !rejects(group) {
-                let (Some(items), Some(positions)) = (items.get(k..run), positions.get(k..run))
-                else {
-                    return;
-                };
-                for (&i, &p) in items.iter().zip(positions) {
-                    if i != q.own && within_radius(p, q.center, q.radius) {
-                        insert_nearest(
-                            nearest,
-                            q.cap,
-                            NearKey::new((p - q.center).length_squared(), i),
-                        );
-                    }
+        self.each_run(first, items, positions, rejects, |_, items, positions| {
+            for (&i, &p) in items.iter().zip(positions) {
+                if i != q.own && within_radius(p, q.center, q.radius) {
+                    insert_nearest(
+                        nearest,
+                        q.cap,
+                        NearKey::new((p - q.center).length_squared(), i),
+                    );
                 }
             }
-            k = run;
-        }
+            true
+        });
     }
 
     /// [`Self::scan`] one slot at a time: for runs of small groups, mostly a slot or two

@@ -40,6 +40,30 @@ fn field(rng: &mut SimRng, formations: u32, loose: bool) -> Field {
     }
 }
 
+/// The lists for units at `positions` of the top-level formations `roots` (per unit) in the
+/// avoidance groups `clusters` (per formation), over `grid` (rebuilt here), for `reach`.
+fn lists(
+    grid: &mut CellGrid,
+    positions: &[Vec2],
+    roots: &[u32],
+    clusters: &[u32],
+    reach: f32,
+) -> NearRoots {
+    grid.rebuild(positions);
+    let mut runs = GroupRuns::default();
+    runs.rebuild(grid.order(), UnitGroups { roots, clusters });
+    let mut near = NearRoots::default();
+    near.rebuild(&NearRootsInput {
+        grid,
+        runs: &runs,
+        positions,
+        roots,
+        clusters,
+        reach,
+    });
+    near
+}
+
 /// Every unit of another avoidance group within a unit's reach (by the search's own distance
 /// test) is found where the unit's scope says to look: nobody is within reach of a unit
 /// whose scope is `Nobody`, and all of them are among the candidates of a unit whose scope is
@@ -69,19 +93,8 @@ fn every_unit_within_reach_is_where_the_scope_looks() {
         let (min, max) = (offset - Vec2::splat(20.0), offset + Vec2::splat(140.0));
         let cell = rng.range(0.8, 2.0);
         let mut grid = CellGrid::new(min, max, cell).unwrap();
-        grid.rebuild(&f.positions);
-        let mut runs = GroupRuns::default();
-        runs.rebuild(grid.order(), groups);
         let longest = rng.range(1.0, 12.0);
-        let mut near = NearRoots::default();
-        near.rebuild(&NearRootsInput {
-            grid: &grid,
-            runs: &runs,
-            positions: &f.positions,
-            roots: &f.roots,
-            clusters: &f.clusters,
-            reach: longest,
-        });
+        let near = lists(&mut grid, &f.positions, &f.roots, &f.clusters, longest);
         for (i, &at) in f.positions.iter().enumerate() {
             let reach = if i % 2 == 0 {
                 longest
@@ -148,24 +161,8 @@ fn unlisted_formations_and_invalid_lists_leave_every_unit_to_search() {
     }
     let clusters = [0, 1];
     let build = |positions: &[Vec2], roots: &[u32]| {
-        let groups = UnitGroups {
-            roots,
-            clusters: &clusters,
-        };
         let mut grid = CellGrid::new(Vec2::splat(-20.0), Vec2::splat(140.0), 1.5).unwrap();
-        grid.rebuild(positions);
-        let mut runs = GroupRuns::default();
-        runs.rebuild(grid.order(), groups);
-        let mut near = NearRoots::default();
-        near.rebuild(&NearRootsInput {
-            grid: &grid,
-            runs: &runs,
-            positions,
-            roots,
-            clusters: &clusters,
-            reach: 5.0,
-        });
-        near
+        lists(&mut grid, positions, roots, &clusters, 5.0)
     };
     let mut near = build(&positions, &roots);
     assert_eq!(near.scope(0, Vec2::new(5.0, 0.0), 5.0), SearchScope::Nobody);
@@ -261,23 +258,7 @@ fn far_from_the_origin_a_unit_just_within_reach_is_a_candidate() {
     );
     let min = Vec2::new(edge - 192.0, lo.y - 100.0);
     let mut grid = CellGrid::new(min, min + Vec2::splat(400.0), 1.0).unwrap();
-    grid.rebuild(&positions);
-    let clusters = [0, 1];
-    let groups = UnitGroups {
-        roots: &roots,
-        clusters: &clusters,
-    };
-    let mut runs = GroupRuns::default();
-    runs.rebuild(grid.order(), groups);
-    let mut near = NearRoots::default();
-    near.rebuild(&NearRootsInput {
-        grid: &grid,
-        runs: &runs,
-        positions: &positions,
-        roots: &roots,
-        clusters: &clusters,
-        reach,
-    });
+    let near = lists(&mut grid, &positions, &roots, &[0, 1], reach);
     assert_eq!(near.scope(0, lo, reach), SearchScope::Candidates);
     let mut found = Vec::new();
     near.for_each_candidate_run(0, lo, reach, |_, run| found.extend(run.iter().map(|c| c.0)));
