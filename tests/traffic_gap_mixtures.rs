@@ -340,6 +340,19 @@ fn walkers_cross_a_wall_both_ways_through_its_gaps() {
     cross(&seeds, false, SNUG);
 }
 
+/// Two layouts of walkers in each of which a squad that went first through a gap got its
+/// anchor through while its last members stood at the gap's mouth, pressed against the wall
+/// beside it, and the squad coming the other way gave way to it standing in the gap (303: a
+/// column of 16 against a line of 16 in a gap 5.84 m wide) or just beyond it (1,215: a box of
+/// 41 against a box of 16 in a gap 2.57 m wide). The first squad's anchor waited for its
+/// members, the other squad for the first one's rear, and neither moved again. A formation
+/// now goes on after waiting 30 s for one that stands held by nothing but its own members
+/// (`world/make_way/patience.rs`), and both layouts arrive.
+#[test]
+fn a_formation_does_not_wait_for_ever_for_one_held_by_its_own_members() {
+    cross(&[303, 1215], false, SNUG);
+}
+
 /// Sixteen layouts of 5 to 10 formations of walkers and vehicles, in each of which formations
 /// meet head-on in a gap, squads of 16 to 50 and groups of 1 to 4 among them. Every gap is at
 /// least 1.2 m wider than the widest unit ([`ROOMY`]).

@@ -151,6 +151,19 @@ impl Default for FormationSpec {
     }
 }
 
+/// A formation's watch on the one it gives way to (see `world/make_way/patience.rs`): whom,
+/// where that one's anchor stood when the watch began, and for how many seconds it has stood
+/// near there while no rule of the road held it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct WaitWatch {
+    /// The formation given way to.
+    pub(crate) to: FormationId,
+    /// Where its anchor stood when the watch began.
+    pub(crate) at: Vec2,
+    /// Seconds it has stood there since.
+    pub(crate) seconds: f32,
+}
+
 /// A formation in a [`crate::World`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Formation {
@@ -235,6 +248,11 @@ pub struct Formation {
     /// `anchor_motion.rs`; 0 otherwise).
     #[serde(default)]
     pub(crate) held_away: f32,
+    /// How long it has waited for the formation it gives way to while that one stood (see
+    /// `world/make_way/patience.rs`; `None` while it gives way to nobody; updated every
+    /// tick).
+    #[serde(default)]
+    pub(crate) wait_watch: Option<WaitWatch>,
     /// Whether it gives way (to `give_way`) short of a passage that formation is in, coming
     /// the other way (see `world/make_way/passage_turns.rs`; updated every tick).
     #[serde(default)]
@@ -293,6 +311,7 @@ impl Formation {
             hurried: false,
             delay: 0.0,
             held_away: 0.0,
+            wait_watch: None,
             waits_at_passage: false,
         }
     }

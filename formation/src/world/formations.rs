@@ -284,7 +284,7 @@ impl World {
     pub(super) fn update_formations(&mut self, dt: f32) {
         self.scratch.single_replans = 0;
         self.collect_formation_order();
-        self.plan_passing();
+        self.plan_passing(dt);
         let order = std::mem::take(&mut self.scratch.order);
         let roots = std::mem::take(&mut self.scratch.roots);
         let tallied =

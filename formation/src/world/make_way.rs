@@ -32,6 +32,7 @@ mod lane;
 mod meetings;
 mod passage_turns;
 mod passing;
+mod patience;
 mod right_of_way;
 mod rings;
 mod root_index;
@@ -76,8 +77,9 @@ const PASS_TIME: f32 = 1.5;
 impl World {
     /// Sets each moving top-level formation's sideways velocity for passing an oncoming one,
     /// before any anchor moves this tick: from the anchors as they stand and last tick's
-    /// extents (the formation stage then limits it by the slowest member's speed).
-    pub(super) fn plan_passing(&mut self) {
+    /// extents (the formation stage then limits it by the slowest member's speed). `dt` is
+    /// the tick's length (for how long a formation has waited, `make_way/patience.rs`).
+    pub(super) fn plan_passing(&mut self, dt: f32) {
         let Self {
             formations,
             scratch,
@@ -111,6 +113,8 @@ impl World {
         rings.gives.extend(plans.iter().map(|p| p.give));
         rings.follows.clear();
         rings.follows.extend(plans.iter().map(|p| p.follow));
+        // Nobody waits for ever for a formation that stands held by its own members.
+        index.run_out_of_patience(&plans, formations, &mut rings.gives, dt);
         index.break_rings(&mut rings);
         for a in index.entries() {
             if let Some(f) = formations.get_mut(a.id) {

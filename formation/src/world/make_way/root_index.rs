@@ -93,6 +93,13 @@ impl RootIndex {
         &self.entries
     }
 
+    /// The index into [`Self::entries`] of the root at place `root` among the roots, if it
+    /// has an entry.
+    pub(super) fn entry_of_root(&self, root: u32) -> Option<usize> {
+        let k = *self.places.get(root as usize)?;
+        (k != u32::MAX).then_some(k as usize)
+    }
+
     /// Reads the roots' anchors and extents from `formations` and sorts them by x: in place
     /// when `roots` are the ones last read (one pass, and an almost sorted order re-sorted),
     /// from scratch otherwise. Allocates nothing once the buffers are as large as the roots.

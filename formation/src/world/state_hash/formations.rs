@@ -172,6 +172,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         hurried,
         delay,
         held_away,
+        wait_watch,
         waits_at_passage,
         spread,
     } = f;
@@ -198,7 +199,8 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         | u32::from(narrowed.is_some()) << 10
         | u32::from(*hurried) << 11
         | u32::from(narrow_pass.is_some()) << 12
-        | u32::from(*waits_at_passage) << 13;
+        | u32::from(*waits_at_passage) << 13
+        | u32::from(wait_watch.is_some()) << 14;
     let AnchorPoint {
         position,
         velocity,
@@ -251,9 +253,9 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         passing,
         pair(pass_width, delay.to_bits()),
         pair(held_away.to_bits(), spread.to_bits()),
-        0,
-        0,
-        0,
+        wait_watch.map_or(0, |w| key_word(w.to)),
+        wait_watch.map_or(0, |w| vec_word(w.at)),
+        u64::from(wait_watch.map_or(0, |w| w.seconds.to_bits())),
         0,
         0,
     ]);
