@@ -225,11 +225,10 @@ impl RootIndex {
 
     /// The sideways velocity with which mover `a` (in `lane`) keeps right of oncoming
     /// formations: the largest [`pass_shift`] among all the roots, looking only at the
-    /// movers whose heading can oppose `a`'s and that lie within `r` of it: `along` is at
-    /// most the closing speed (`lane.speed` plus the fastest root's) times the horizon plus
-    /// twice both `behind`s (once where every root is a small group), and `|lat|` at most
-    /// both half-widths plus the margin. Also the
-    /// oncoming formation that asks for the largest shift, if any.
+    /// movers whose heading can oppose `a`'s and whose anchors lie in the box where
+    /// `pass_shift` can find one ([`Self::passing_box`], twice both depths ahead, once where
+    /// every root is a small group). Also the oncoming formation that asks for the largest
+    /// shift, if any.
     pub(super) fn passing_velocity(
         &self,
         a: &RootEntry,
@@ -241,14 +240,10 @@ impl RootIndex {
         } else {
             2.0
         };
-        let r = (lane.speed + self.max_speed) * PASS_HORIZON
-            + deep * (lane.behind + self.max_reach + LANE_BEHIND)
-            + lane.half_width
-            + self.max_reach
-            + PASS_MARGIN;
+        let (x, y) = self.passing_box(a, lane, deep);
         let mut shift: f32 = 0.0;
         let mut oncoming = None;
-        self.for_each_opposing(a.position, lane, r, |b| {
+        self.for_each_opposing_in(lane, x, y, |b| {
             if let Some(s) = pass_shift(a, lane, b) {
                 if oncoming.is_none() || s > shift {
                     oncoming = Some(b.id);
@@ -259,11 +254,48 @@ impl RootIndex {
         (super::passing_velocity(lane, shift), oncoming)
     }
 
+    /// The box (x and y ranges, padded for rounding) round every anchor of an oncoming root
+    /// for which [`pass_shift`] can find room to leave mover `a` in `lane`, looking `deep`
+    /// times both depths ahead beyond the horizon's closing (at least what `pass_shift`
+    /// looks): `b`'s anchor lies, in the lane's frame, no further behind than both `behind`s
+    /// (`b`'s at most the largest reach plus [`LANE_BEHIND`]), no further ahead than the
+    /// closing speed (at most the lane's speed plus the fastest root's) times the horizon
+    /// plus `deep` times both `behind`s, and no further to either side than both half-widths
+    /// (`b`'s at most the largest reach) plus the margin. The box bounds that rectangle: in
+    /// an army marching along an axis, a strip ahead instead of a square round the mover.
+    fn passing_box(&self, a: &RootEntry, lane: &Lane, deep: f32) -> ((f32, f32), (f32, f32)) {
+        let back = lane.behind + self.max_reach + LANE_BEHIND;
+        let ahead = (lane.speed + self.max_speed) * PASS_HORIZON + deep * back;
+        let side = lane.half_width + self.max_reach + PASS_MARGIN;
+        let half_length = 0.5 * (ahead + back);
+        let centre = a.position + lane.forward * (0.5 * (ahead - back));
+        let (f, l) = (lane.forward.abs(), lane.left.abs());
+        let pad = 1e-4 * (half_length + side + a.position.abs().element_sum()) + 1e-3;
+        let ex = half_length * f.x + side * l.x + pad;
+        let ey = half_length * f.y + side * l.y + pad;
+        (
+            (centre.x - ex, centre.x + ex),
+            (centre.y - ey, centre.y + ey),
+        )
+    }
+
     /// Calls `visit` with every mover whose heading may oppose `lane`'s (at least 120 degrees
     /// apart) and whose anchor lies within the square of half-side `r` round `at` (and maybe
     /// a few more: the square is padded for rounding; the caller decides).
-    fn for_each_opposing(&self, at: Vec2, lane: &Lane, r: f32, mut visit: impl FnMut(&RootEntry)) {
+    fn for_each_opposing(&self, at: Vec2, lane: &Lane, r: f32, visit: impl FnMut(&RootEntry)) {
         let r = r + 1e-4 * (r + at.abs().element_sum()) + 1e-3;
+        self.for_each_opposing_in(lane, (at.x - r, at.x + r), (at.y - r, at.y + r), visit);
+    }
+
+    /// Calls `visit` with every mover whose heading may oppose `lane`'s (at least 120 degrees
+    /// apart) and whose anchor lies within the ranges `x` and `y` (bounds included).
+    fn for_each_opposing_in(
+        &self,
+        lane: &Lane,
+        x: (f32, f32),
+        y: (f32, f32),
+        mut visit: impl FnMut(&RootEntry),
+    ) {
         // The lane's wedge, as `index_headings` classes it (not read from the entry, so the
         // result does not depend on when the entry was classed).
         let heading = heading_class(lane.forward);
@@ -271,12 +303,7 @@ impl RootIndex {
             if !may_oppose(heading, h as u8) {
                 continue;
             }
-            strips.for_each_in(
-                &self.entries,
-                (at.x - r, at.x + r),
-                (at.y - r, at.y + r),
-                &mut visit,
-            );
+            strips.for_each_in(&self.entries, x, y, &mut visit);
         }
     }
 
