@@ -114,7 +114,7 @@ impl World {
         rings.follows.clear();
         rings.follows.extend(plans.iter().map(|p| p.follow));
         // Nobody waits for ever for a formation that stands held by its own members.
-        index.run_out_of_patience(&plans, formations, &mut rings.gives, dt);
+        index.run_out_of_patience(formations, &mut rings.gives, dt);
         index.break_rings(&mut rings);
         for a in index.entries() {
             if let Some(f) = formations.get_mut(a.id) {

@@ -67,6 +67,7 @@ impl World {
             f.path_clearance.clear();
             f.goal = None;
             f.goal_facing = None;
+            f.wait_watch = None;
         }
         Ok(())
     }

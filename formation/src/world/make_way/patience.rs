@@ -11,18 +11,19 @@
 //!
 //! So the formation that waits keeps a watch on the one it gives way to ([`WaitWatch`]):
 //! where that one's anchor stood when the watch began, and for how long it has stood within
-//! [`PROGRESS`] of there while no rule of the road held it (it gives way to nobody and queues
-//! behind nobody: standing in a queue, it is waiting its own turn). After [`PATIENCE`]
-//! seconds of that, the waiting formation goes on as if it had the way: the one it waited
-//! for is held by its own members, not by the traffic it would meet, and what holds them may
-//! be the waiting formation itself. The watch begins again as soon as the other's anchor has
-//! moved [`PROGRESS`] from where it stood, or the formation gives way to another, so a
-//! formation that only walks slowly is still given the way, and once the held members are
-//! free the turns are taken as before.
+//! [`PROGRESS`] of there while no rule of the road held it (it gave way to nobody and queued
+//! behind nobody in the last tick: standing in a queue, it is waiting its own turn; one whose
+//! own wait ran out counts as going). After [`PATIENCE`] seconds of that, the waiting
+//! formation goes on as if it had the way: the one it waited for is held by its own members,
+//! not by the traffic it would meet, and what holds them may be the waiting formation itself.
+//! The watch begins again when the other's anchor has moved [`PROGRESS`] from where it stood,
+//! when a rule of the road holds the other, or when the formation gives way to another or to
+//! nobody, so a formation that only walks slowly is still given the way, and once the held
+//! members are free the turns are taken as before. A new order, or joining another formation
+//! as its member, ends the watch.
 
 use cohort_steering::Vec2;
 
-use super::PassingPlan;
 use super::right_of_way::GiveWay;
 use super::root_index::RootIndex;
 use crate::formation::WaitWatch;
@@ -37,13 +38,12 @@ const PATIENCE: f32 = 30.0;
 const PROGRESS: f32 = 1.0;
 
 impl RootIndex {
-    /// Updates each formation's watch on the one its `plans` give way to, over `dt` seconds,
-    /// and drops from `gives` (the gives of `plans`, by entry) each give the formation has run
-    /// out of patience for. The other's hold is read from its own plan, so the result does not
-    /// depend on the order the formations are visited in.
+    /// Updates each formation's watch on the one it gives way to (by `gives`, this tick's
+    /// gives by entry), over `dt` seconds, and drops from `gives` each give the formation has
+    /// run out of patience for. The other's hold is read as last tick wrote it, so the result
+    /// does not depend on the order the formations are visited in.
     pub(super) fn run_out_of_patience(
         &self,
-        plans: &[PassingPlan],
         formations: &mut Formations,
         gives: &mut [Option<GiveWay>],
         dt: f32,
@@ -55,21 +55,26 @@ impl RootIndex {
                 }
                 continue;
             };
-            // Whether a rule of the road holds the other this tick (then it waits its own
-            // turn), and where its anchor stands.
-            let held = self
-                .entry_of_root(g.to_root)
-                .and_then(|k| plans.get(k))
-                .is_none_or(|p| p.give.is_some() || p.follow.is_some());
-            let Some(at) = formations.get(g.to).map(|b| b.anchor.position) else {
+            // Whether a rule of the road held the other in the last tick (then it waited its
+            // own turn: the holds as they were written after last tick's waivers and broken
+            // rings, so a formation whose own wait ran out counts as going), and where its
+            // anchor stands.
+            let other = formations.get(g.to).map(|b| {
+                (
+                    b.give_way.is_some() || b.follow_speed.is_some(),
+                    b.anchor.position,
+                )
+            });
+            let Some(f) = formations.get_mut(a.id) else {
                 continue;
             };
-            let Some(f) = formations.get_mut(a.id) else {
+            let Some((held, at)) = other else {
+                f.wait_watch = None;
                 continue;
             };
             let watch = match f.wait_watch {
                 Some(w) if w.to == g.to && !held && stood(w.at, at) => WaitWatch {
-                    seconds: w.seconds + dt,
+                    seconds: (w.seconds + dt).min(PATIENCE),
                     ..w
                 },
                 _ => WaitWatch {

@@ -93,13 +93,6 @@ impl RootIndex {
         &self.entries
     }
 
-    /// The index into [`Self::entries`] of the root at place `root` among the roots, if it
-    /// has an entry.
-    pub(super) fn entry_of_root(&self, root: u32) -> Option<usize> {
-        let k = *self.places.get(root as usize)?;
-        (k != u32::MAX).then_some(k as usize)
-    }
-
     /// Reads the roots' anchors and extents from `formations` and sorts them by x: in place
     /// when `roots` are the ones last read (one pass, and an almost sorted order re-sorted),
     /// from scratch otherwise. Allocates nothing once the buffers are as large as the roots.
@@ -273,6 +266,12 @@ impl RootIndex {
         let pad = 1e-4 * (half_length + side + a.position.abs().element_sum()) + 1e-3;
         let ex = half_length * f.x + side * l.x + pad;
         let ey = half_length * f.y + side * l.y + pad;
+        // An infinite reach or speed (nothing bounds a root's) looks everywhere, as the
+        // square did, not at a box of NaN.
+        if !(centre.is_finite() && ex.is_finite() && ey.is_finite()) {
+            let all = (f32::NEG_INFINITY, f32::INFINITY);
+            return (all, all);
+        }
         (
             (centre.x - ex, centre.x + ex),
             (centre.y - ey, centre.y + ey),
