@@ -353,6 +353,19 @@ fn a_formation_does_not_wait_for_ever_for_one_held_by_its_own_members() {
     cross(&[303, 1215], false, SNUG);
 }
 
+/// A pair of walkers bound east beyond a squad of 48 that stood at its goal on the pair's
+/// way (layout 4,489): one of the pair got through to its slot beyond the squad, the other
+/// stood 5.7 m behind it inside the squad, held by the standing units round it. The pair's
+/// anchor, leashed to the two, stood with a mover's velocity, its lane reached no standing
+/// unit near the one behind, and the pair stood for good. A small group on the move now
+/// also opens a lane back to a member left more than 2 m behind its pattern, through
+/// standing formations only (`Lane::behind_members` in `world/make_way/lane.rs`), and the
+/// layout arrives.
+#[test]
+fn a_pair_walks_its_member_out_of_a_standing_squad() {
+    cross(&[4489], false, SNUG);
+}
+
 /// Sixteen layouts of 5 to 10 formations of walkers and vehicles, in each of which formations
 /// meet head-on in a gap, squads of 16 to 50 and groups of 1 to 4 among them. Every gap is at
 /// least 1.2 m wider than the widest unit ([`ROOMY`]).

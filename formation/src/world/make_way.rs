@@ -245,10 +245,17 @@ impl World {
         // lanes have moved its units' targets out of their tallied circle so far (moved
         // targets lie within the circle grown by that).
         // Lanes open in the order of the movers' x (a member in two lanes is moved by both).
-        for a in index.entries() {
-            let Some(lane) = a.lane.or(a.creep) else {
-                continue;
-            };
+        // A small group's lane back to its members left behind opens right after its own.
+        // Creeping lanes and lanes back reach standing formations only: with none standing,
+        // they would move nothing, and are not looked along.
+        let any_standing = index.entries().iter().any(|e| !e.moving);
+        let creep = |a: &RootEntry| a.creep.filter(|_| any_standing);
+        for (a, lane) in index.entries().iter().flat_map(|a| {
+            [a.lane, creep(a)]
+                .into_iter()
+                .flatten()
+                .map(move |l| (a, l))
+        }) {
             index.for_each_in_way(a, &lane, |b| {
                 // Every unit of b's subtree (a run of the order), skipping formations whose
                 // units' targets all lie clear of the lane.

@@ -14,6 +14,9 @@ pub(super) const LANE_MARGIN: f32 = 0.3;
 /// Slowest anchor speed (m/s) at which a small group held back by its own members still opens
 /// a lane through standing formations ([`Lane::creeping`]).
 pub(super) const CREEP_SPEED: f32 = 0.05;
+/// Least metres beyond its pattern's rear its farthest member must stand for a small group on
+/// the move to open a lane back to it ([`Lane::behind_members`]).
+pub(super) const LAGGARD_LAG: f32 = 2.0;
 /// Most metres a creeping group's lane reaches back for its lagging members.
 pub(super) const MAX_CREEP_LAG: f32 = 8.0;
 /// Slowest anchor speed at which a formation counts as moving through others.
@@ -93,6 +96,37 @@ impl Lane {
             speed,
             half_extent,
             back,
+            true,
+        ))
+    }
+
+    /// The lane back to its lagging members that a small group on the move opens through
+    /// standing formations only, beside its own lane ([`Lane::new`]), while its farthest
+    /// member stands `spread` from the anchor, at least [`LAGGARD_LAG`] beyond its
+    /// pattern's rear: it reaches back to that member (at most [`MAX_CREEP_LAG`]). A pair
+    /// walking through a standing squad of 48 had one unit on its slot beyond the squad and
+    /// the other 5.7 m behind, inside it, held by the standing units round it; the pair's
+    /// anchor, leashed to the two, stood (its velocity still that of a mover), its lane
+    /// reached no standing unit near the one behind, and the pair stood for good. `None`
+    /// otherwise.
+    pub(super) fn behind_members(
+        position: Vec2,
+        velocity: Vec2,
+        half_extent: Vec2,
+        moving: bool,
+        spread: f32,
+    ) -> Option<Self> {
+        let speed = velocity.length();
+        let back = spread - half_extent.x;
+        if !(moving && speed > MOVING_SPEED && back >= LAGGARD_LAG) {
+            return None;
+        }
+        Some(Self::heading(
+            position,
+            velocity,
+            speed,
+            half_extent,
+            back.min(MAX_CREEP_LAG),
             true,
         ))
     }

@@ -34,6 +34,8 @@ pub(crate) struct RootEntry {
     pub(in crate::world::make_way) lane: Option<Lane>,
     /// The lane a group of a few units creeping behind its own members opens through
     /// standing formations only ([`Lane::creeping`]); its units avoid everyone as before.
+    /// Or, for such a group on the move, the lane back to its members left behind, also
+    /// through standing formations only ([`Lane::behind_members`]), opened after `lane`.
     pub(in crate::world::make_way) creep: Option<Lane>,
     /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
     pub(in crate::world::make_way) follow_gap: f32,
@@ -123,7 +125,19 @@ impl RootEntry {
                 lane
             }),
             creep: (small_group && !f.is_single())
-                .then(|| Lane::creeping(position, velocity, f.half_extent, moving, f.mean_lag))
+                .then(|| {
+                    Lane::creeping(position, velocity, f.half_extent, moving, f.mean_lag).or_else(
+                        || {
+                            Lane::behind_members(
+                                position,
+                                velocity,
+                                f.half_extent,
+                                moving,
+                                f.spread,
+                            )
+                        },
+                    )
+                })
                 .flatten(),
             follow_gap: f.settings.follow_gap,
             facing: f.anchor.orientation,
