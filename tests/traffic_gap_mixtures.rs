@@ -358,7 +358,7 @@ fn a_formation_does_not_wait_for_ever_for_one_held_by_its_own_members() {
 /// stood 5.7 m behind it inside the squad, held by the standing units round it. The pair's
 /// anchor, leashed to the two, stood with a mover's velocity, its lane reached no standing
 /// unit near the one behind, and the pair stood for good. A small group on the move now
-/// also opens a lane back to a member left more than 2 m behind its pattern, through
+/// also opens a lane back to a member left at least 1 m outside its pattern's circle, through
 /// standing formations only (`Lane::behind_members` in `world/make_way/lane.rs`), and the
 /// layout arrives.
 #[test]

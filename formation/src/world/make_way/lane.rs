@@ -14,9 +14,9 @@ pub(super) const LANE_MARGIN: f32 = 0.3;
 /// Slowest anchor speed (m/s) at which a small group held back by its own members still opens
 /// a lane through standing formations ([`Lane::creeping`]).
 pub(super) const CREEP_SPEED: f32 = 0.05;
-/// Least metres beyond its pattern's rear its farthest member must stand for a small group on
-/// the move to open a lane back to it ([`Lane::behind_members`]).
-pub(super) const LAGGARD_LAG: f32 = 2.0;
+/// Least metres outside the circle round its pattern its farthest member must stand for a
+/// small group on the move to open a lane back to it ([`Lane::behind_members`]).
+pub(super) const LAGGARD_LAG: f32 = 1.0;
 /// Most metres a creeping group's lane reaches back for its lagging members.
 pub(super) const MAX_CREEP_LAG: f32 = 8.0;
 /// Slowest anchor speed at which a formation counts as moving through others.
@@ -102,8 +102,10 @@ impl Lane {
 
     /// The lane back to its lagging members that a small group on the move opens through
     /// standing formations only, beside its own lane ([`Lane::new`]), while its farthest
-    /// member stands `spread` from the anchor, at least [`LAGGARD_LAG`] beyond its
-    /// pattern's rear: it reaches back to that member (at most [`MAX_CREEP_LAG`]). A pair
+    /// member stands `spread` from the anchor, at least [`LAGGARD_LAG`] outside the circle
+    /// round its pattern (of radius `half_extent`'s length: a member on its slot stands
+    /// inside it): it reaches back that far beyond the pattern's rear (at most
+    /// [`MAX_CREEP_LAG`]), `half_width` wide (the width its own lane has). A pair
     /// walking through a standing squad of 48 had one unit on its slot beyond the squad and
     /// the other 5.7 m behind, inside it, held by the standing units round it; the pair's
     /// anchor, leashed to the two, stood (its velocity still that of a mover), its lane
@@ -112,23 +114,25 @@ impl Lane {
     pub(super) fn behind_members(
         position: Vec2,
         velocity: Vec2,
-        half_extent: Vec2,
+        (half_extent, half_width): (Vec2, f32),
         moving: bool,
         spread: f32,
     ) -> Option<Self> {
         let speed = velocity.length();
-        let back = spread - half_extent.x;
+        let back = spread - half_extent.length();
         if !(moving && speed > MOVING_SPEED && back >= LAGGARD_LAG) {
             return None;
         }
-        Some(Self::heading(
+        let mut lane = Self::heading(
             position,
             velocity,
             speed,
             half_extent,
             back.min(MAX_CREEP_LAG),
             true,
-        ))
+        );
+        lane.half_width = half_width;
+        Some(lane)
     }
 
     /// The lane of an anchor at `position` moving at `velocity` (of length `speed`, not 0)

@@ -98,6 +98,12 @@ impl RootEntry {
 
     pub(super) fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
         let (position, velocity) = (f.anchor.position, f.anchor.velocity);
+        // Narrowing to pass an oncoming formation: it passes in the width it is closing up to
+        // (the ranks take a few seconds to form).
+        let half_width = match f.narrow_pass {
+            Some((_, w)) => f.half_extent.y.min(0.5 * w),
+            None => f.half_extent.y,
+        };
         let moving = f.motion == Motion::Moving;
         let small_group = super::super::following::is_small_group(f);
         // Read only for formations that queue or take turns (moving, not small groups): the
@@ -117,11 +123,7 @@ impl RootEntry {
             single: f.is_single(),
             small_group,
             lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
-                // Narrowing to pass an oncoming formation: it passes in the width it is
-                // closing up to (the ranks take a few seconds to form).
-                if let Some((_, w)) = f.narrow_pass {
-                    lane.half_width = lane.half_width.min(0.5 * w);
-                }
+                lane.half_width = half_width;
                 lane
             }),
             creep: (small_group && !f.is_single())
@@ -131,7 +133,7 @@ impl RootEntry {
                             Lane::behind_members(
                                 position,
                                 velocity,
-                                f.half_extent,
+                                (f.half_extent, half_width),
                                 moving,
                                 f.spread,
                             )
