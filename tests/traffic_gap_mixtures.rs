@@ -359,7 +359,7 @@ fn a_formation_does_not_wait_for_ever_for_one_held_by_its_own_members() {
 /// anchor, leashed to the two, stood with a mover's velocity, its lane reached no standing
 /// unit near the one behind, and the pair stood for good. A small group on the move now
 /// also opens a lane back to a member left at least 1 m outside its pattern's circle, through
-/// standing formations only (`Lane::behind_members` in `world/make_way/lane.rs`), and the
+/// standing formations only (`Lane::back_to_members` in `world/make_way/lane.rs`), and the
 /// layout arrives.
 #[test]
 fn a_pair_walks_its_member_out_of_a_standing_squad() {

@@ -15,7 +15,7 @@ pub(super) const LANE_MARGIN: f32 = 0.3;
 /// a lane through standing formations ([`Lane::creeping`]).
 pub(super) const CREEP_SPEED: f32 = 0.05;
 /// Least metres outside the circle round its pattern its farthest member must stand for a
-/// small group on the move to open a lane back to it ([`Lane::behind_members`]).
+/// small group on the move to open a lane back to it ([`Lane::back_to_members`]).
 pub(super) const LAGGARD_LAG: f32 = 1.0;
 /// Most metres a creeping group's lane reaches back for its lagging members.
 pub(super) const MAX_CREEP_LAG: f32 = 8.0;
@@ -101,38 +101,22 @@ impl Lane {
     }
 
     /// The lane back to its lagging members that a small group on the move opens through
-    /// standing formations only, beside its own lane ([`Lane::new`]), while its farthest
-    /// member stands `spread` from the anchor, at least [`LAGGARD_LAG`] outside the circle
-    /// round its pattern (of radius `half_extent`'s length: a member on its slot stands
-    /// inside it): it reaches back that far beyond the pattern's rear (at most
-    /// [`MAX_CREEP_LAG`]), `half_width` wide (the width its own lane has). A pair
-    /// walking through a standing squad of 48 had one unit on its slot beyond the squad and
-    /// the other 5.7 m behind, inside it, held by the standing units round it; the pair's
-    /// anchor, leashed to the two, stood (its velocity still that of a mover), its lane
-    /// reached no standing unit near the one behind, and the pair stood for good. `None`
-    /// otherwise.
-    pub(super) fn behind_members(
-        position: Vec2,
-        velocity: Vec2,
-        (half_extent, half_width): (Vec2, f32),
-        moving: bool,
-        spread: f32,
-    ) -> Option<Self> {
-        let speed = velocity.length();
+    /// standing formations only, beside this, its own lane ([`Lane::new`]), while its
+    /// farthest member stands `spread` from the anchor, at least [`LAGGARD_LAG`] outside the
+    /// circle round its pattern (of radius `half_extent`'s length: a member on its slot
+    /// stands inside it): this lane reaching back that much further (at most
+    /// [`MAX_CREEP_LAG`]). A pair walking through a standing squad of 48 had one unit on its
+    /// slot beyond the squad and the other 5.7 m behind, inside it, held by the standing units
+    /// round it; the pair's anchor, leashed to the two, stood (its velocity still that of a
+    /// mover), its lane reached no standing unit near the one behind, and the pair stood for
+    /// good. `None` otherwise.
+    pub(super) fn back_to_members(&self, half_extent: Vec2, spread: f32) -> Option<Self> {
         let back = spread - half_extent.length();
-        if !(moving && speed > MOVING_SPEED && back >= LAGGARD_LAG) {
-            return None;
-        }
-        let mut lane = Self::heading(
-            position,
-            velocity,
-            speed,
-            half_extent,
-            back.min(MAX_CREEP_LAG),
-            true,
-        );
-        lane.half_width = half_width;
-        Some(lane)
+        (back >= LAGGARD_LAG).then(|| Self {
+            behind: self.behind + back.min(MAX_CREEP_LAG),
+            creeping: true,
+            ..*self
+        })
     }
 
     /// The lane of an anchor at `position` moving at `velocity` (of length `speed`, not 0)

@@ -204,27 +204,9 @@ fn one_ulp_of_a_formation_field_changes_the_hash() {
         Box::new(move |w| ulp(&mut w.formations[id].delay)),
         Box::new(move |w| ulp(&mut w.formations[id].held_away)),
         Box::new(move |w| w.formations[id].waits_at_passage ^= true),
-        Box::new(move |w| {
-            w.formations[id].wait_watch = Some(crate::formation::WaitWatch {
-                to: id,
-                at: Vec2::ZERO,
-                seconds: 0.0,
-            })
-        }),
-        Box::new(move |w| {
-            w.formations[id].wait_watch = Some(crate::formation::WaitWatch {
-                to: id,
-                at: Vec2::ZERO,
-                seconds: 0.5,
-            })
-        }),
-        Box::new(move |w| {
-            w.formations[id].wait_watch = Some(crate::formation::WaitWatch {
-                to: id,
-                at: Vec2::X,
-                seconds: 0.0,
-            })
-        }),
+        Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::ZERO, 0.0))),
+        Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::ZERO, 0.5))),
+        Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::X, 0.0))),
         Box::new(move |w| w.formations[id].path_clearance.push(1.0)),
         Box::new(move |w| w.formations[id].narrows.push((1.0, 2.0))),
         Box::new(move |w| w.formations[id].settings.anchor_mode = AnchorMode::CentreOfMass),
@@ -283,4 +265,9 @@ fn assert_all_differ(world: &World, edits: &[Edit]) {
         );
         seen.push(h);
     }
+}
+
+/// A formation's watch on `to`, begun with its anchor at `at`, `seconds` ago.
+fn watch(to: FormationId, at: Vec2, seconds: f32) -> crate::formation::WaitWatch {
+    crate::formation::WaitWatch { to, at, seconds }
 }

@@ -35,7 +35,7 @@ pub(crate) struct RootEntry {
     /// The lane a group of a few units creeping behind its own members opens through
     /// standing formations only ([`Lane::creeping`]); its units avoid everyone as before.
     /// Or, for such a group on the move, the lane back to its members left behind, also
-    /// through standing formations only ([`Lane::behind_members`]), opened after `lane`.
+    /// through standing formations only ([`Lane::back_to_members`]), opened after `lane`.
     pub(in crate::world::make_way) creep: Option<Lane>,
     /// The gap it keeps behind a formation ahead of it (`FormationSettings::follow_gap`).
     pub(in crate::world::make_way) follow_gap: f32,
@@ -98,18 +98,26 @@ impl RootEntry {
 
     pub(super) fn of(f: &Formation, id: FormationId, root: u32, span: (u32, u32)) -> Self {
         let (position, velocity) = (f.anchor.position, f.anchor.velocity);
-        // Narrowing to pass an oncoming formation: it passes in the width it is closing up to
-        // (the ranks take a few seconds to form).
-        let half_width = match f.narrow_pass {
-            Some((_, w)) => f.half_extent.y.min(0.5 * w),
-            None => f.half_extent.y,
-        };
         let moving = f.motion == Motion::Moving;
         let small_group = super::super::following::is_small_group(f);
         // Read only for formations that queue or take turns (moving, not small groups): the
         // others are spared the look along their paths.
         let passage = (moving && !small_group)
             .then(|| crate::world::narrows::passage_ahead(f, PASSAGE_LOOK))
+            .flatten();
+        let lane = Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
+            // Narrowing to pass an oncoming formation: it passes in the width it is closing
+            // up to (the ranks take a few seconds to form).
+            if let Some((_, w)) = f.narrow_pass {
+                lane.half_width = lane.half_width.min(0.5 * w);
+            }
+            lane
+        });
+        let creep = (small_group && !f.is_single())
+            .then(|| match lane {
+                Some(lane) => lane.back_to_members(f.half_extent, f.spread),
+                None => Lane::creeping(position, velocity, f.half_extent, moving, f.mean_lag),
+            })
             .flatten();
         Self {
             id,
@@ -122,25 +130,8 @@ impl RootEntry {
             moving,
             single: f.is_single(),
             small_group,
-            lane: Lane::new(position, velocity, f.half_extent, moving).map(|mut lane| {
-                lane.half_width = half_width;
-                lane
-            }),
-            creep: (small_group && !f.is_single())
-                .then(|| {
-                    Lane::creeping(position, velocity, f.half_extent, moving, f.mean_lag).or_else(
-                        || {
-                            Lane::behind_members(
-                                position,
-                                velocity,
-                                (f.half_extent, half_width),
-                                moving,
-                                f.spread,
-                            )
-                        },
-                    )
-                })
-                .flatten(),
+            lane,
+            creep,
             follow_gap: f.settings.follow_gap,
             facing: f.anchor.orientation,
             top_speed: f.slowest_speed,
