@@ -25,10 +25,10 @@ const WALL_X: f32 = 100.0;
 /// Half the wall's thickness, metres.
 const WALL_HALF: f32 = 1.0;
 /// Room to spare in every gap beyond the widest unit's diameter, metres: enough for any unit
-/// to pass, but a gap met at a slant may then be too narrow for a member's detour to its slot
-/// (a formation's own path is planned again down the gap's middle line; see
-/// `world/slanted_gaps.rs`). Gaps are drawn 2.5 to 9 m wide, so for walkers alone it never
-/// widens one.
+/// to pass, but a gap met at a slant is then too narrow for the navigation graph's nodes (a
+/// formation's path and a member's detour to its slot are planned again down the gap's middle
+/// line; see `world/slanted_gaps.rs`). Gaps are drawn 2.5 to 9 m wide, so for walkers alone it
+/// never widens one.
 const SNUG: f32 = 0.3;
 /// Room to spare in every gap beyond the widest unit's diameter, metres, with which the
 /// pathfinder finds a route through every gap of every layout, met at any slant.
@@ -384,6 +384,18 @@ fn vehicles_and_walkers_cross_a_wall_both_ways_through_its_gaps() {
 #[test]
 fn formations_meeting_snug_gaps_at_a_slant_are_routed_through_them() {
     cross(&[8, 157, 459, 515, 762, 1025], true, SNUG);
+}
+
+/// Three layouts of vehicles whose gaps are only [`SNUG`] wider than the widest unit, in each
+/// of which a member left behind on the near side of the gap its formation went through stood
+/// at the wall for good: its detour to its slot, planned for its own radius from where it
+/// stood pressed against the wall, found no route through the gap met at a slant (626: one of
+/// a Wedge of four vehicles of radius 1.2 beside a gap 2.80 m wide; 339, 136). A member's
+/// detour is now planned again down the gap's middle line, stepping out from the wall first,
+/// as a formation's own path is (`world/slanted_gaps.rs`), and all three layouts arrive.
+#[test]
+fn members_left_beside_a_snug_gap_follow_their_formations_through_it() {
+    cross(&[626, 339, 136], true, SNUG);
 }
 
 /// A Box of 31 vehicles (radius 1.2) bound west closes up into one file about 90 m long to

@@ -1,8 +1,11 @@
 //! Detours: a unit far from a slot it cannot see plans a path to it (through jump links when
-//! the unit can jump), instead of pushing on into the obstacle.
+//! the unit can jump), instead of pushing on into the obstacle. Where the graph finds no
+//! route (a gap the unit fits through but meets at a slant), the detour is planned again down
+//! the gap's middle line, as a formation's path is (`slanted_gaps.rs`).
 
 use super::WorldSettings;
 use super::jumps::first_jump;
+use super::slanted_gaps::{Buffers, SlantedScratch, plan_through_slanted_gaps};
 use super::terrain::{PathPlan, Terrain};
 use super::unit_store::{Details, UnitMotion};
 use crate::ids::UnitId;
@@ -31,6 +34,8 @@ pub(super) struct DetourPlanner<'a> {
     pub(super) path: &'a mut cohort_pathing::SearchScratch,
     pub(super) detour_path: &'a mut cohort_pathing::Path,
     pub(super) plan: &'a mut PathPlan,
+    /// The plan made again through gaps met at a slant, when the plain one stops short.
+    pub(super) slanted: &'a mut SlantedScratch,
 }
 
 impl DetourPlanner<'_> {
@@ -40,6 +45,8 @@ impl DetourPlanner<'_> {
         self.plan.reserve(PLAN_RESERVE);
         let waypoints = &mut self.detour_path.waypoints;
         waypoints.reserve_total(PLAN_RESERVE);
+        self.slanted.alt.reserve(PLAN_RESERVE);
+        self.slanted.narrows.reserve_total(PLAN_RESERVE);
     }
 
     /// A unit far from a slot it cannot see plans a path to it (re-planned at most once a
@@ -106,6 +113,18 @@ impl DetourPlanner<'_> {
                 unit.jump_ability(settings.gravity),
             );
             terrain.plan_path_into(&query, self.path, self.detour_path, self.plan);
+            // No route for the unit (the plan stops short of its slot): maybe one through a
+            // gap it fits but meets at a slant, as its formation's own plan was routed (a
+            // member left on the far side of a gap a vehicle wide stood at the wall for good).
+            let buffers = Buffers {
+                search: self.path,
+                path: self.detour_path,
+                alt: &mut self.slanted.alt,
+                narrows: &mut self.slanted.narrows,
+            };
+            if plan_through_slanted_gaps(terrain, &query, self.plan, unit.body.radius, buffers) {
+                std::mem::swap(self.plan, &mut self.slanted.alt);
+            }
             // Refilled in place: the unit's detour keeps its capacity.
             d.detour.clear();
             d.detour.extend(self.plan.points.iter().skip(1).copied());

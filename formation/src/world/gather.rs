@@ -102,6 +102,7 @@ impl World {
             path: &mut scratch.path,
             detour_path: &mut scratch.detour_path,
             plan: &mut scratch.detour_plan,
+            slanted: &mut scratch.detour_slanted,
         };
         planner.reserve();
         launches.clear();

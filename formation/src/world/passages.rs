@@ -39,6 +39,9 @@ const MAX_SAMPLES: usize = 128;
 /// Narrowest cross-section (metres) taken for one: narrower, the point is in the geometry.
 const MIN_WIDTH: f32 = 0.1;
 
+/// How much less than the room it has where it stands (metres) a body's first leg is held to.
+const START_SLACK: f32 = 1e-3;
+
 /// Most passages one path is centred through.
 const MAX_PASSAGES: usize = 8;
 
@@ -325,10 +328,24 @@ fn replace_stretch(
         return false;
     };
     let along = (lead_out - lead_in).normalize_or_zero();
-    let forwards = (lead_in - from).dot(along) > 0.0 && (to - lead_out).dot(along) > 0.0;
+    // From the path's start (where the body stands) it may step back to the lead-in, as long
+    // as it stands short of the passage's mouth: a unit pressed against the wall beside a gap
+    // (a member's detour to its slot beyond it) first steps out onto the middle line.
+    let from_start = before == 0;
+    let ahead = |p: Vec2| (p - from).dot(along) > 0.0;
+    let forwards = (ahead(lead_in) || (from_start && ahead(lead_in + along * LEAD)))
+        && (to - lead_out).dot(along) > 0.0;
+    // The leg from the path's start for a body as wide as the room it has there: a unit
+    // pressed against a wall walks away from it.
+    let first_radius = if from_start {
+        radius.min(map.clearance_at(from) - START_SLACK)
+    } else {
+        radius
+    };
     if after <= before
         || !forwards
-        || !map.line_of_sight(from, lead_in, radius)
+        || !(first_radius > 0.0)
+        || !map.line_of_sight(from, lead_in, first_radius)
         || !map.line_of_sight(lead_in, lead_out, radius)
         || !map.line_of_sight(lead_out, to, radius)
     {

@@ -6,16 +6,17 @@
 //! 1.5 to 2.1 m at a slant). A plan that finds no route stops at the nearest point it
 //! reaches, so the formation stood at the wall for good, beside a gap it fits through.
 //!
-//! When a formation's plan (its order's, or a single's planned again in the tick) stops short
-//! of its goal, [`plan_through_slanted_gaps`] plans again for a body half as wide (then a
-//! quarter), which the graph routes through such a gap hugging its corner, puts the path down
-//! the middle line of each passage it crosses (`passages.rs`), and keeps the result only if
-//! every leg holds the full clearance the formation asked for and it ends nearer the goal. A
-//! goal the body has no room at is not planned again; one in a closed-off area costs the
-//! order (or the single's plan) two more searches. The same vehicle is now routed through
-//! 2.52 to 2.72 m at any slant, the walker through 1.12 to 1.47 m. Plans that reach their goal
-//! are never touched. (A member's detour to its slot, planned in the tick, still needs the
-//! wider gap.)
+//! When a formation's plan (its order's, or a single's planned again in the tick) or a
+//! member's detour to its slot (`detours.rs`) stops short of its goal,
+//! [`plan_through_slanted_gaps`] plans again for a body half as wide (then a quarter), which
+//! the graph routes through such a gap hugging its corner, puts the path down the middle line
+//! of each passage it crosses (`passages.rs`; from where the body stands, it may first step
+//! back out onto that line), and keeps the result only if every leg holds the full clearance
+//! the formation asked for and it ends nearer the goal. A goal the body has no room at is not
+//! planned again; one in a closed-off area costs the order (or the single's plan, or the
+//! detour, planned again once every 60 ticks) two more searches. The same vehicle is now
+//! routed through 2.52 to 2.72 m at any slant, the walker through 1.12 to 1.47 m. Plans that
+//! reach their goal are never touched.
 
 use cohort_pathing::{Leg, Path, PathQuery, SearchScratch, ValidMap};
 use cohort_steering::Vec2;
