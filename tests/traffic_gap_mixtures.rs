@@ -386,6 +386,19 @@ fn formations_meeting_snug_gaps_at_a_slant_are_routed_through_them() {
     cross(&[8, 157, 459, 515, 762, 1025], true, SNUG);
 }
 
+/// Three layouts of walkers and vehicles whose gaps are only [`SNUG`] wider than the widest
+/// unit, in each of which a formation's path through a gap met at a slant was planned again
+/// for a narrower body and put down the gap's middle line (see the test above), but that
+/// narrower body's path hugged the corner of a block or of the wall beyond the gap closer than
+/// the formation's units keep, so it was refused, and the formation stood at the wall for good
+/// (464, 543, 948). The legs of such a path that do not keep the units clear are now planned
+/// again for the full body, from one end of the leg to the other (`widen_legs` in
+/// `world/slanted_gaps.rs`), and all three layouts arrive.
+#[test]
+fn paths_through_snug_gaps_keep_clear_of_the_corners_beyond_them() {
+    cross(&[464, 543, 948], true, SNUG);
+}
+
 /// Three layouts of vehicles whose gaps are only [`SNUG`] wider than the widest unit, in each
 /// of which a member left behind on the near side of the gap its formation went through stood
 /// at the wall for good: its detour to its slot, planned for its own radius from where it

@@ -45,8 +45,7 @@ impl DetourPlanner<'_> {
         self.plan.reserve(PLAN_RESERVE);
         let waypoints = &mut self.detour_path.waypoints;
         waypoints.reserve_total(PLAN_RESERVE);
-        self.slanted.alt.reserve(PLAN_RESERVE);
-        self.slanted.narrows.reserve_total(PLAN_RESERVE);
+        self.slanted.reserve(PLAN_RESERVE);
     }
 
     /// A unit far from a slot it cannot see plans a path to it (re-planned at most once a
@@ -119,8 +118,7 @@ impl DetourPlanner<'_> {
             let buffers = Buffers {
                 search: self.path,
                 path: self.detour_path,
-                alt: &mut self.slanted.alt,
-                narrows: &mut self.slanted.narrows,
+                slanted: self.slanted,
             };
             if plan_through_slanted_gaps(terrain, &query, self.plan, unit.body.radius, buffers) {
                 std::mem::swap(self.plan, &mut self.slanted.alt);

@@ -183,17 +183,16 @@ impl World {
             .formation_nav
             .terrain(self.terrain.map(), small)
             .unwrap_or(&self.terrain);
-        let super::slanted_gaps::SlantedScratch { alt, narrows } = &mut self.scratch.detour_slanted;
+        let slanted = &mut self.scratch.detour_slanted;
         let buffers = super::slanted_gaps::Buffers {
             search: &mut self.scratch.path,
             path: &mut self.scratch.detour_path,
-            alt,
-            narrows,
+            slanted,
         };
         if super::slanted_gaps::plan_through_slanted_gaps(
             terrain, &query, &plan, half_width, buffers,
         ) {
-            plan.clone_from(alt);
+            plan.clone_from(&self.scratch.detour_slanted.alt);
         }
         let map = self
             .formation_nav

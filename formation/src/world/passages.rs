@@ -134,6 +134,29 @@ pub(super) fn centre_in_passages(
     radius: f32,
     narrows: &mut Vec<(f32, f32)>,
 ) -> bool {
+    centre_in_passages_with(map, plan, (half_width, radius), narrows, Ends::Straight)
+}
+
+/// Whether the legs into and out of a passage, from the waypoint before its stretch to the
+/// lead-in and from the lead-out to the waypoint after it, must keep the unit clear as they
+/// are ([`Ends::Straight`]), or are planned again afterwards where they do not
+/// ([`Ends::PlannedAgain`], see `slanted_gaps.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ends {
+    /// Taken only if straight.
+    Straight,
+    /// Planned again by the caller where they do not keep the unit clear.
+    PlannedAgain,
+}
+
+/// [`centre_in_passages`], with the legs into and out of each passage held to `ends`.
+pub(super) fn centre_in_passages_with(
+    map: &ValidMap,
+    plan: &mut PathPlan,
+    (half_width, radius): (f32, f32),
+    narrows: &mut Vec<(f32, f32)>,
+    ends: Ends,
+) -> bool {
     if plan.points.len() < 2
         || plan.legs.iter().any(|l| *l != Leg::Walk)
         || !(half_width.is_finite() && half_width > 0.0 && radius.is_finite() && radius >= 0.0)
@@ -163,7 +186,14 @@ pub(super) fn centre_in_passages(
         let reach_out = passage_extent(map, narrowest, 1.0, 2.0 * half_width, cap);
         let lead_in = narrowest.middle - narrowest.along * (reach_in + LEAD);
         let lead_out = narrowest.middle + narrowest.along * (reach_out + LEAD_OUT);
-        unchanged &= !replace_stretch(map, plan, (s0, s1), (lead_in, lead_out), (radius, cap));
+        unchanged &= !replace_stretch(
+            map,
+            plan,
+            (s0, s1),
+            (lead_in, lead_out),
+            (radius, cap),
+            ends,
+        );
     }
     unchanged
 }
@@ -308,6 +338,7 @@ fn replace_stretch(
     (s0, s1): (f32, f32),
     (lead_in, lead_out): (Vec2, Vec2),
     (radius, cap): (f32, f32),
+    ends: Ends,
 ) -> bool {
     let points = &plan.points;
     // Arc length at each waypoint: the last before the stretch and the first after it.
@@ -342,12 +373,13 @@ fn replace_stretch(
     } else {
         radius
     };
+    let straight = ends == Ends::Straight;
     if after <= before
         || !forwards
         || !(first_radius > 0.0)
-        || !map.line_of_sight(from, lead_in, first_radius)
+        || (straight && !map.line_of_sight(from, lead_in, first_radius))
         || !map.line_of_sight(lead_in, lead_out, radius)
-        || !map.line_of_sight(lead_out, to, radius)
+        || (straight && !map.line_of_sight(lead_out, to, radius))
     {
         return false;
     }

@@ -154,20 +154,18 @@ impl World {
         scratch.path.reserve_for(terrain.navgraph());
         scratch.detour_plan.reserve(PLAN_RESERVE);
         scratch.detour_path.waypoints.reserve_total(PLAN_RESERVE);
-        let super::slanted_gaps::SlantedScratch { alt, narrows } = &mut scratch.detour_slanted;
-        alt.reserve(PLAN_RESERVE);
-        narrows.reserve_total(PLAN_RESERVE);
+        let slanted = &mut scratch.detour_slanted;
+        slanted.reserve(PLAN_RESERVE);
         let plan = &mut scratch.detour_plan;
         terrain.plan_path_into(&query, &mut scratch.path, &mut scratch.detour_path, plan);
         // Through a gap it fits but meets at a slant, as its order's plan would be.
         let buffers = super::slanted_gaps::Buffers {
             search: &mut scratch.path,
             path: &mut scratch.detour_path,
-            alt,
-            narrows,
+            slanted,
         };
         if super::slanted_gaps::plan_through_slanted_gaps(terrain, &query, plan, radius, buffers) {
-            std::mem::swap(plan, alt);
+            std::mem::swap(plan, &mut scratch.detour_slanted.alt);
         }
         let Some(f) = self.formations.get_mut(id) else {
             return;

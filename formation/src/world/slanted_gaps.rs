@@ -11,8 +11,10 @@
 //! [`plan_through_slanted_gaps`] plans again for a body half as wide (then a quarter), which
 //! the graph routes through such a gap hugging its corner, puts the path down the middle line
 //! of each passage it crosses (`passages.rs`; from where the body stands, it may first step
-//! back out onto that line), and keeps the result only if every leg holds the full clearance
-//! the formation asked for and it ends nearer the goal. A goal the body has no room at is not
+//! back out onto that line), plans again for the full body each leg that does not keep it
+//! clear (the narrower body's path hugs the corners of blocks and walls beyond the gap too),
+//! and keeps the result only if every leg holds the full clearance the formation asked for
+//! and it ends nearer the goal. A goal the body has no room at is not
 //! planned again; one in a closed-off area costs the order (or the single's plan, or the
 //! detour, planned again once every 60 ticks) two more searches. The same vehicle is now
 //! routed through 2.52 to 2.72 m at any slant, the walker through 1.12 to 1.47 m. Plans that
@@ -20,6 +22,7 @@
 
 use cohort_pathing::{Leg, Path, PathQuery, SearchScratch, ValidMap};
 use cohort_steering::Vec2;
+use cohort_steering::capacity::ReserveTotal;
 
 use super::terrain::{PathPlan, Terrain};
 
@@ -37,23 +40,37 @@ const START_SLACK: f32 = 1e-3;
 /// How much nearer its goal (metres) the plan made again must end to be taken.
 const NEARER: f32 = 0.5;
 
-/// The buffers the world keeps for plans made again (in its scratch): the plan and the
-/// passages' stretches along it.
+/// Most legs of one plan made again that are planned again for the full body (see
+/// [`widen_legs`]).
+const MAX_LEG_PLANS: usize = 8;
+
+/// The buffers the world keeps for plans made again (in its scratch): the plan, the
+/// passages' stretches along it and the plan of one of its legs made again.
 #[derive(Default)]
 pub(super) struct SlantedScratch {
     /// The plan made again.
     pub(super) alt: PathPlan,
     /// The stretches of its passages.
     pub(super) narrows: Vec<(f32, f32)>,
+    /// One of its legs planned again for the full body.
+    pub(super) leg: PathPlan,
 }
 
-/// The buffers a plan is made again with: the search's, the path's, the plan made again and
-/// the passages' stretches along it. Planning allocates nothing once they have room.
+impl SlantedScratch {
+    /// Room for plans of `n` waypoints (planning into them then does not grow them).
+    pub(super) fn reserve(&mut self, n: usize) {
+        self.alt.reserve(n);
+        self.narrows.reserve_total(n);
+        self.leg.reserve(n);
+    }
+}
+
+/// The buffers a plan is made again with: the search's, the path's, and the plan made again
+/// with the passages' stretches along it. Planning allocates nothing once they have room.
 pub(super) struct Buffers<'a> {
     pub(super) search: &'a mut SearchScratch,
     pub(super) path: &'a mut Path,
-    pub(super) alt: &'a mut PathPlan,
-    pub(super) narrows: &'a mut Vec<(f32, f32)>,
+    pub(super) slanted: &'a mut SlantedScratch,
 }
 
 /// Whether the plan `first`, made by `query` on `terrain` for a body of `query.radius`, stops
@@ -86,8 +103,7 @@ pub(super) fn plan_through_slanted_gaps(
     let Buffers {
         search,
         path,
-        alt,
-        narrows,
+        slanted: SlantedScratch { alt, narrows, leg },
     } = buffers;
     CLEARANCE_FRACTIONS.iter().any(|&k| {
         let narrower = PathQuery {
@@ -99,9 +115,83 @@ pub(super) fn plan_through_slanted_gaps(
             return false;
         }
         let width = half_width.max(radius + CENTRING_ROOM);
-        super::passages::centre_in_passages(map, alt, width, radius, narrows);
-        holds(map, &alt.points, radius)
+        // The legs into and out of each passage are planned again below where they do not
+        // hold the body (round a block's corner beyond the gap).
+        let ends = super::passages::Ends::PlannedAgain;
+        super::passages::centre_in_passages_with(map, alt, (width, radius), narrows, ends);
+        holds(map, &alt.points, radius) || widen_legs(terrain, query, alt, leg, (search, path))
     })
+}
+
+/// Plans again for the full body (`query`'s radius, from one end of the leg to the other)
+/// each leg of `alt` the body cannot walk straight, and puts the new plan's waypoints in its
+/// place: the narrower body's plan hugs the corners of obstacles away from the gaps too (a
+/// single routed through a gap in a wall and then round a block's corner beyond it). At most
+/// [`MAX_LEG_PLANS`] legs. Returns whether every leg then holds the body's clearance (the
+/// first from where the body stands, as [`holds`] has it).
+fn widen_legs(
+    terrain: &Terrain,
+    query: &PathQuery,
+    alt: &mut PathPlan,
+    leg: &mut PathPlan,
+    (search, path): (&mut SearchScratch, &mut Path),
+) -> bool {
+    let map = terrain.valid_map();
+    let radius = query.radius;
+    let mut plans = 0;
+    let mut k = 0;
+    while let (Some(&a), Some(&b)) = (alt.points.get(k), alt.points.get(k + 1)) {
+        let r = if k == 0 {
+            radius.min(map.clearance_at(a) - START_SLACK)
+        } else {
+            radius
+        };
+        if r > 0.0 && map.line_of_sight(a, b, r) {
+            k += 1;
+            continue;
+        }
+        if plans >= MAX_LEG_PLANS {
+            return false;
+        }
+        plans += 1;
+        let wide = PathQuery {
+            start: a,
+            goal: b,
+            ..*query
+        };
+        terrain.plan_path_into(&wide, search, path, leg);
+        let reaches = leg
+            .points
+            .last()
+            .is_some_and(|&e| (e - b).length() <= NEARER);
+        let n = leg.points.len();
+        let (Some(inner), Some(clearance)) = (
+            leg.points.get(1..n.saturating_sub(1)),
+            leg.clearance.get(1..),
+        ) else {
+            return false;
+        };
+        if !reaches || n < 2 || leg.legs.iter().any(|l| *l != Leg::Walk) {
+            return false;
+        }
+        // The leg's waypoints between its ends, the clearance of each new leg, and how each
+        // is walked. (A leg that still does not hold after this is planned again, within the
+        // limit, or the plan is refused.)
+        let added = inner.len();
+        if alt.clearance.len() != alt.points.len() || alt.legs.len() != alt.points.len() {
+            return false;
+        }
+        alt.points.splice(k + 1..k + 1, inner.iter().copied());
+        alt.clearance
+            .splice(k + 1..k + 2, clearance.iter().copied());
+        alt.legs
+            .splice(k + 1..k + 1, std::iter::repeat_n(Leg::Walk, added));
+        if added == 0 {
+            // Planned straight, yet not walkable straight: the leg is refused.
+            return false;
+        }
+    }
+    true
 }
 
 /// Whether a body of `radius` can walk every leg of `points` on `map`; the first leg from
