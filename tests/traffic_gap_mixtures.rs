@@ -386,6 +386,20 @@ fn formations_meeting_snug_gaps_at_a_slant_are_routed_through_them() {
     cross(&[8, 157, 459, 515, 762, 1025], true, SNUG);
 }
 
+/// A Box of 16 vehicles (radius 1.2) holds at its goal near the map's northern edge, one of
+/// its members outside the box, pressed against the edge by its squad-mates, its slot on the
+/// box's far side (687, with gaps [`ROOMY`]; 79, a Box of 30 with gaps [`SNUG`]). A member
+/// standing far from its slot gets the slots solved afresh by squared distance, so that it
+/// takes one at the box's near edge and the others each shift a slot; but a member pressed
+/// against the edge has its slot out of sight for its full width, so it plans a detour, and
+/// a member on a detour did not count as stuck. A detour of one point (the straight way to
+/// the slot) now counts as walking there (`world/assign.rs`), and both layouts arrive.
+#[test]
+fn a_member_pressed_against_the_map_edge_outside_its_box_gets_a_slot_at_its_edge() {
+    cross(&[687], true, ROOMY);
+    cross(&[79], true, SNUG);
+}
+
 /// Three layouts of walkers and vehicles whose gaps are only [`SNUG`] wider than the widest
 /// unit, in each of which a formation's path through a gap met at a slant was planned again
 /// for a narrower body and put down the gap's middle line (see the test above), but that

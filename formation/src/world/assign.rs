@@ -168,9 +168,12 @@ fn stuck(units: &UnitStore, member: Member) -> bool {
     };
     let far = (t.position - u.body.position).length() > (2.0 * u.body.radius).max(1.0);
     let still = (u.body.velocity - t.velocity).length() < 0.1 * u.body.max_speed;
+    // Walking to its slot: on no detour, or on one straight to the slot (a detour of one
+    // point: a unit pressed against the map's edge or a wall has its slot out of sight for
+    // its full width, and plans a detour that is the straight way there).
     let walking = || {
         u.details_in(id, &units.details)
-            .is_none_or(|d| d.detour.is_empty() && d.flight.is_none())
+            .is_none_or(|d| d.detour.len() <= 1 && d.flight.is_none())
     };
     far && still && walking()
 }
