@@ -5,7 +5,7 @@
 
 use super::WorldSettings;
 use super::jumps::first_jump;
-use super::slanted_gaps::{Buffers, SlantedScratch, plan_through_slanted_gaps};
+use super::slanted_gaps::{Buffers, SlantedScratch, plan_through_slanted_gaps, stops_short};
 use super::terrain::{PathPlan, Terrain};
 use super::unit_store::{Details, UnitMotion};
 use crate::ids::UnitId;
@@ -22,6 +22,12 @@ const DETOUR_CAPACITY: usize = 8;
 /// Waypoints the world's detour plan buffers hold before growing.
 pub(super) const PLAN_RESERVE: usize = 32;
 
+/// Most units a tick whose detours, stopping short of their slots, are planned again through
+/// gaps met at a slant (`slanted_gaps.rs`: up to 18 more searches each). A unit whose slot
+/// cannot be reached at all plans its detour again each time it reaches the point where the
+/// last one stopped; the others are planned so in a later tick.
+pub(super) const SLANTED_DETOURS_PER_TICK: u32 = 16;
+
 /// How close (beyond its radius) a unit must be to a take-off point to jump.
 const TAKEOFF_TOLERANCE: f32 = 0.35;
 
@@ -36,6 +42,8 @@ pub(super) struct DetourPlanner<'a> {
     pub(super) plan: &'a mut PathPlan,
     /// The plan made again through gaps met at a slant, when the plain one stops short.
     pub(super) slanted: &'a mut SlantedScratch,
+    /// How many more detours may be planned again so this tick.
+    pub(super) slanted_left: u32,
 }
 
 impl DetourPlanner<'_> {
@@ -115,13 +123,19 @@ impl DetourPlanner<'_> {
             // No route for the unit (the plan stops short of its slot): maybe one through a
             // gap it fits but meets at a slant, as its formation's own plan was routed (a
             // member left on the far side of a gap a vehicle wide stood at the wall for good).
-            let buffers = Buffers {
-                search: self.path,
-                path: self.detour_path,
-                slanted: self.slanted,
-            };
-            if plan_through_slanted_gaps(terrain, &query, self.plan, unit.body.radius, buffers) {
-                std::mem::swap(self.plan, &mut self.slanted.alt);
+            // (At most SLANTED_DETOURS_PER_TICK a tick: the others are planned so when they
+            // plan again.)
+            if self.slanted_left > 0 && stops_short(self.plan, t.position) {
+                self.slanted_left -= 1;
+                let buffers = Buffers {
+                    search: self.path,
+                    path: self.detour_path,
+                    slanted: self.slanted,
+                };
+                let radius = unit.body.radius;
+                if plan_through_slanted_gaps(terrain, &query, self.plan, radius, buffers) {
+                    std::mem::swap(self.plan, &mut self.slanted.alt);
+                }
             }
             // Refilled in place: the unit's detour keeps its capacity.
             d.detour.clear();

@@ -103,6 +103,7 @@ impl World {
             detour_path: &mut scratch.detour_path,
             plan: &mut scratch.detour_plan,
             slanted: &mut scratch.detour_slanted,
+            slanted_left: super::detours::SLANTED_DETOURS_PER_TICK,
         };
         planner.reserve();
         launches.clear();

@@ -17,6 +17,9 @@
 //! the waypoints of the stretch by two on the line, [`LEAD`] metres before the passage and
 //! [`LEAD_OUT`] after it, when the new legs keep a unit's clearance. The formation then walks
 //! straight down the middle of the passage, and its ranks are as wide as the passage allows.
+//! (A path planned again through a gap met at a slant, `slanted_gaps.rs`, asks only the leg
+//! down the middle line to keep it: the caller plans the legs into and out of the passage
+//! again where they do not.)
 
 use cohort_pathing::{Leg, ValidMap};
 use cohort_steering::Vec2;
@@ -38,9 +41,6 @@ const MAX_SAMPLES: usize = 128;
 
 /// Narrowest cross-section (metres) taken for one: narrower, the point is in the geometry.
 const MIN_WIDTH: f32 = 0.1;
-
-/// How much less than the room it has where it stands (metres) a body's first leg is held to.
-const START_SLACK: f32 = 1e-3;
 
 /// Most passages one path is centred through.
 const MAX_PASSAGES: usize = 8;
@@ -330,8 +330,10 @@ fn passage_extent(map: &ValidMap, narrowest: Section, sign: f32, wide: f32, cap:
 
 /// Replaces the waypoints of `plan` within the stretch `s0..s1` (arc lengths) by `lead_in`
 /// and `lead_out`, when the legs from the waypoint before the stretch to `lead_in`, on to
-/// `lead_out` and on to the waypoint after it keep `radius` clear and go forwards. Returns
-/// whether it did.
+/// `lead_out` and on to the waypoint after it go forwards and keep `radius` clear. With
+/// [`Ends::PlannedAgain`] only the leg down the middle line must keep it clear, and from the
+/// path's start the first leg may step back to `lead_in` (see the body). Returns whether it
+/// did.
 fn replace_stretch(
     map: &ValidMap,
     plan: &mut PathPlan,
@@ -359,27 +361,19 @@ fn replace_stretch(
         return false;
     };
     let along = (lead_out - lead_in).normalize_or_zero();
-    // From the path's start (where the body stands) it may step back to the lead-in, as long
-    // as it stands short of the passage's mouth: a unit pressed against the wall beside a gap
-    // (a member's detour to its slot beyond it) first steps out onto the middle line.
-    let from_start = before == 0;
+    // A path whose legs into and out of the passage are planned again afterwards may, from
+    // its start (where the body stands), step back to the lead-in while it stands short of
+    // the passage's mouth: a unit beside a gap (a member's detour to its slot beyond it)
+    // first steps out onto the middle line.
+    let planned_again = ends == Ends::PlannedAgain;
     let ahead = |p: Vec2| (p - from).dot(along) > 0.0;
-    let forwards = (ahead(lead_in) || (from_start && ahead(lead_in + along * LEAD)))
-        && (to - lead_out).dot(along) > 0.0;
-    // The leg from the path's start for a body as wide as the room it has there: a unit
-    // pressed against a wall walks away from it.
-    let first_radius = if from_start {
-        radius.min(map.clearance_at(from) - START_SLACK)
-    } else {
-        radius
-    };
-    let straight = ends == Ends::Straight;
+    let step_back = planned_again && before == 0 && ahead(lead_in + along * LEAD);
+    let forwards = (ahead(lead_in) || step_back) && (to - lead_out).dot(along) > 0.0;
     if after <= before
         || !forwards
-        || !(first_radius > 0.0)
-        || (straight && !map.line_of_sight(from, lead_in, first_radius))
+        || (!planned_again && !map.line_of_sight(from, lead_in, radius))
         || !map.line_of_sight(lead_in, lead_out, radius)
-        || (straight && !map.line_of_sight(lead_out, to, radius))
+        || (!planned_again && !map.line_of_sight(lead_out, to, radius))
     {
         return false;
     }

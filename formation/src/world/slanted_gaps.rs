@@ -14,11 +14,12 @@
 //! back out onto that line), plans again for the full body each leg that does not keep it
 //! clear (the narrower body's path hugs the corners of blocks and walls beyond the gap too),
 //! and keeps the result only if every leg holds the full clearance the formation asked for
-//! and it ends nearer the goal. A goal the body has no room at is not
-//! planned again; one in a closed-off area costs the order (or the single's plan, or the
-//! detour, planned again once every 60 ticks) two more searches. The same vehicle is now
-//! routed through 2.52 to 2.72 m at any slant, the walker through 1.12 to 1.47 m. Plans that
-//! reach their goal are never touched.
+//! and it ends nearer the goal. A goal the body has no room at is not planned again; one in
+//! a closed-off area costs the order (or the single's plan, or the detour) two more searches,
+//! and a route the narrower body finds up to [`MAX_LEG_PLANS`] more for each of the two (its
+//! legs planned again). The detours of at most `SLANTED_DETOURS_PER_TICK` units a tick are
+//! made again so (`detours.rs`). The same vehicle is now routed through 2.52 to 2.72 m at any
+//! slant, the walker through 1.12 to 1.47 m. Plans that reach their goal are never touched.
 
 use cohort_pathing::{Leg, Path, PathQuery, SearchScratch, ValidMap};
 use cohort_steering::Vec2;
@@ -66,7 +67,8 @@ impl SlantedScratch {
 }
 
 /// The buffers a plan is made again with: the search's, the path's, and the plan made again
-/// with the passages' stretches along it. Planning allocates nothing once they have room.
+/// with the passages' stretches along it and the plan of a leg made again. Planning allocates
+/// nothing once they have room.
 pub(super) struct Buffers<'a> {
     pub(super) search: &'a mut SearchScratch,
     pub(super) path: &'a mut Path,
@@ -75,7 +77,7 @@ pub(super) struct Buffers<'a> {
 
 /// Whether the plan `first`, made by `query` on `terrain` for a body of `query.radius`, stops
 /// short of its goal where a plan through gaps met at a slant does not: planned again into
-/// `buffers.alt` for a body [`CLEARANCE_FRACTIONS`] as wide, put down the middle of each
+/// `buffers.slanted.alt` for a body [`CLEARANCE_FRACTIONS`] as wide, put down the middle of each
 /// passage narrower than the pattern's `half_width` (at least the body's clearance and
 /// [`CENTRING_ROOM`]) on either side, and returned `true` if it holds the body's clearance
 /// along every leg (walking legs only; the first from where the body stands) and ends at
@@ -192,6 +194,14 @@ fn widen_legs(
         }
     }
     true
+}
+
+/// Whether `plan` stops short of `goal` by enough for [`plan_through_slanted_gaps`] to look
+/// for a route through gaps met at a slant (more than [`NEARER`] metres).
+pub(super) fn stops_short(plan: &PathPlan, goal: Vec2) -> bool {
+    plan.points
+        .last()
+        .is_none_or(|&e| !((e - goal).length() <= NEARER))
 }
 
 /// Whether a body of `radius` can walk every leg of `points` on `map`; the first leg from
