@@ -170,9 +170,10 @@ fn stuck(units: &UnitStore, member: Member) -> bool {
     let still = (u.body.velocity - t.velocity).length() < 0.1 * u.body.max_speed;
     // On no detour, or on its last leg: one point left, the slot (a unit pressed against the
     // map's edge or a wall has its slot out of sight for its full width, and plans a detour
-    // that is the straight way there), or the point nearest the slot a detour reached. (Only
-    // detours of the slot alone were measured as kept: two random gap crossings of 1,500 then
-    // stood for good, a member still far from its slot at the end of its detour.)
+    // that is the straight way there), or the point nearest the slot a detour reached.
+    // (Counting only detours whose one point is the slot was measured and not kept: two
+    // random gap crossings of 1,500 then stood for good, a member far from its slot at the
+    // end of its detour.)
     let walking = || {
         u.details_in(id, &units.details)
             .is_none_or(|d| d.detour.len() <= 1 && d.flight.is_none())
