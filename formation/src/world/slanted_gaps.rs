@@ -91,11 +91,7 @@ pub(super) fn plan_through_slanted_gaps(
     buffers: Buffers<'_>,
 ) -> bool {
     let goal = query.goal;
-    let short_by = |p: &PathPlan| {
-        p.points
-            .last()
-            .map_or(f32::INFINITY, |&e| (e - goal).length())
-    };
+    let short_by = |p: &PathPlan| short_of(p, goal);
     let short = short_by(first);
     let radius = query.radius;
     let map = terrain.valid_map();
@@ -143,12 +139,7 @@ fn widen_legs(
     let mut plans = 0;
     let mut k = 0;
     while let (Some(&a), Some(&b)) = (alt.points.get(k), alt.points.get(k + 1)) {
-        let r = if k == 0 {
-            radius.min(map.clearance_at(a) - START_SLACK)
-        } else {
-            radius
-        };
-        if r > 0.0 && map.line_of_sight(a, b, r) {
+        if leg_holds(map, k, (a, b), radius) {
             k += 1;
             continue;
         }
@@ -173,47 +164,56 @@ fn widen_legs(
         ) else {
             return false;
         };
-        if !reaches || n < 2 || leg.legs.iter().any(|l| *l != Leg::Walk) {
+        // Planned straight, yet not walkable straight (or not at all): the plan is refused.
+        let added = inner.len();
+        if !reaches || added == 0 || leg.legs.iter().any(|l| *l != Leg::Walk) {
             return false;
         }
-        // The leg's waypoints between its ends, the clearance of each new leg, and how each
-        // is walked. (A leg that still does not hold after this is planned again, within the
-        // limit, or the plan is refused.)
-        let added = inner.len();
         if alt.clearance.len() != alt.points.len() || alt.legs.len() != alt.points.len() {
             return false;
         }
+        // The leg's waypoints between its ends, the clearance of each new leg, and how each
+        // is walked. (A new leg that still does not hold is planned again, within the limit,
+        // or the plan is refused.)
         alt.points.splice(k + 1..k + 1, inner.iter().copied());
         alt.clearance
             .splice(k + 1..k + 2, clearance.iter().copied());
         alt.legs
             .splice(k + 1..k + 1, std::iter::repeat_n(Leg::Walk, added));
-        if added == 0 {
-            // Planned straight, yet not walkable straight: the leg is refused.
-            return false;
-        }
     }
     true
+}
+
+/// How far (metres) `plan` ends from `goal` (infinitely far for an empty plan).
+fn short_of(plan: &PathPlan, goal: Vec2) -> f32 {
+    plan.points
+        .last()
+        .map_or(f32::INFINITY, |&e| (e - goal).length())
 }
 
 /// Whether `plan` stops short of `goal` by enough for [`plan_through_slanted_gaps`] to look
 /// for a route through gaps met at a slant (more than [`NEARER`] metres).
 pub(super) fn stops_short(plan: &PathPlan, goal: Vec2) -> bool {
-    plan.points
-        .last()
-        .is_none_or(|&e| !((e - goal).length() <= NEARER))
+    !(short_of(plan, goal) <= NEARER)
 }
 
 /// Whether a body of `radius` can walk every leg of `points` on `map`; the first leg from
 /// where it stands, which may be nearer an obstacle than `radius` (a unit pressed against a
 /// wall), for a body as wide as the room it has there.
 fn holds(map: &ValidMap, points: &[Vec2], radius: f32) -> bool {
-    points.windows(2).enumerate().all(|(k, w)| {
-        let r = if k == 0 {
-            radius.min(map.clearance_at(w[0]) - START_SLACK)
-        } else {
-            radius
-        };
-        r > 0.0 && map.line_of_sight(w[0], w[1], r)
-    })
+    points
+        .windows(2)
+        .enumerate()
+        .all(|(k, w)| leg_holds(map, k, (w[0], w[1]), radius))
+}
+
+/// Whether a body of `radius` can walk leg `k` of a path, from `a` to `b`; the first leg
+/// (`k` 0) for a body as wide as the room it has where it stands, at `a`.
+fn leg_holds(map: &ValidMap, k: usize, (a, b): (Vec2, Vec2), radius: f32) -> bool {
+    let r = if k == 0 {
+        radius.min(map.clearance_at(a) - START_SLACK)
+    } else {
+        radius
+    };
+    r > 0.0 && map.line_of_sight(a, b, r)
 }
