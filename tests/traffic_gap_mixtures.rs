@@ -449,6 +449,27 @@ fn strays_met_head_on_in_a_gap_one_file_wide_let_each_other_by() {
     cross(&[78, 1137, 2223], true, SNUG);
 }
 
+/// A Wedge of four vehicles (radius 1.2) is routed round a block and through a gap 2.81 m
+/// wide. The plan made again for a narrower body hugs the block's corner at a waypoint where
+/// the full body has no room, so that leg's plan for the full body ends a hair from the
+/// waypoint, and the leg into the waypoint never held: the plan was refused and the Wedge
+/// stood at the wall for good. The plan's end now takes the waypoint's place
+/// (`widen_legs` in `world/slanted_gaps.rs`).
+#[test]
+fn plans_through_snug_gaps_move_a_waypoint_the_full_body_has_no_room_at() {
+    cross(&[778], true, SNUG);
+}
+
+/// A way planned again from where a unit was pushed to, off a snug gap's middle line, can
+/// stop short where the way it walks does not. A vehicle alone (279) took such a plan's end
+/// as its goal and stood at the wall; members left behind (1,458) turned back to their side's
+/// wall end and planned their way through again, by turns, for good. Such a plan no longer
+/// replaces a way that reaches the goal (`world/single_walk.rs`, `world/detours.rs`).
+#[test]
+fn a_way_planned_again_that_stops_short_does_not_replace_one_that_gets_there() {
+    cross(&[279, 1458], true, SNUG);
+}
+
 /// A Box of 43 vehicles (radius 1.2) crosses through the wider of two gaps (3.52 m) and holds
 /// at its goal, but twelve of its members, left behind, plan their detours to their slots
 /// through the narrower (2.75 m, one vehicle wide), as do three of an oncoming Box of 16 the

@@ -1,11 +1,15 @@
 //! Detours: a unit far from a slot it cannot see plans a path to it (through jump links when
 //! the unit can jump), instead of pushing on into the obstacle. Where the graph finds no
 //! route (a gap the unit fits through but meets at a slant), the detour is planned again down
-//! the gap's middle line, as a formation's path is (`slanted_gaps.rs`).
+//! the gap's middle line, as a formation's path is (`slanted_gaps.rs`). A detour planned
+//! again (every [`DETOUR_REPLAN_TICKS`]) that stops short of the slot does not replace one
+//! that reaches it.
 
 use super::WorldSettings;
 use super::jumps::first_jump;
-use super::slanted_gaps::{Buffers, SlantedScratch, plan_through_slanted_gaps, stops_short};
+use super::slanted_gaps::{
+    Buffers, SlantedScratch, ends_short, plan_through_slanted_gaps, stops_short,
+};
 use super::terrain::{PathPlan, Terrain};
 use super::unit_store::{Details, UnitMotion};
 use crate::ids::UnitId;
@@ -136,6 +140,16 @@ impl DetourPlanner<'_> {
                 if plan_through_slanted_gaps(terrain, &query, self.plan, radius, buffers) {
                     std::mem::swap(self.plan, &mut self.slanted.alt);
                 }
+            }
+            // A plan that stops short of the slot does not replace a detour that reaches it:
+            // planned from where the unit was pushed to (in a gap's mouth, off its middle
+            // line), it finds no way that the detour it walks does. (Taking it, a member at
+            // the mouth of a gap a vehicle wide turned back to the wall's end of its side
+            // and planned its way through again, by turns, for good.)
+            if stops_short(self.plan, t.position) && !ends_short(&d.detour, t.position) {
+                d.detour_tick = self.tick;
+                unit.routed = d.routed();
+                return false;
             }
             // Refilled in place: the unit's detour keeps its capacity.
             d.detour.clear();

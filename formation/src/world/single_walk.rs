@@ -173,6 +173,15 @@ impl World {
         if plan.points.len() < 2 || f.motion != Motion::Moving {
             return;
         }
+        // A plan that stops short of the goal does not replace the path: planned from where
+        // the unit was pushed to (beside a gap's mouth, off its middle line), it can find no
+        // way that a plan from a step further on finds. The unit walks on towards its path
+        // and plans again the next time it is lost there. (Taking the plan made its end the
+        // single's goal, and a vehicle stood at a wall for good beside the gap it had been
+        // routed through.)
+        if super::slanted_gaps::stops_short(plan, goal) {
+            return;
+        }
         // A single's path has room for SINGLE_PATH_ROOM points from its order on (see
         // `plan_move`), and a path planned again in a tick never grows it: a longer one keeps
         // its first points and its goal (the leg from the last kept point to the goal is

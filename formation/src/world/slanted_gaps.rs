@@ -12,14 +12,16 @@
 //! the graph routes through such a gap hugging its corner, puts the path down the middle line
 //! of each passage it crosses (`passages.rs`; from where the body stands, it may first step
 //! back out onto that line), plans again for the full body each leg that does not keep it
-//! clear (the narrower body's path hugs the corners of blocks and walls beyond the gap too),
-//! and keeps the result only if every leg holds the full clearance the formation asked for
+//! clear (the narrower body's path hugs the corners of blocks and walls beyond the gap too;
+//! a waypoint where the full body has no room moves to where that plan ends), and keeps the result only if every leg holds the full clearance the formation asked for
 //! and it ends nearer the goal. A goal the body has no room at is not planned again; one in
 //! a closed-off area costs the order (or the single's plan, or the detour) two more searches,
 //! and a route the narrower body finds up to [`MAX_LEG_PLANS`] more for each of the two (its
 //! legs planned again). The detours of at most `SLANTED_DETOURS_PER_TICK` units a tick are
 //! made again so (`detours.rs`). The same vehicle is now routed through 2.52 to 2.72 m at any
-//! slant, the walker through 1.12 to 1.47 m. Plans that reach their goal are never touched.
+//! slant, the walker through 1.12 to 1.47 m. Plans that reach their goal are never touched,
+//! and a single's path or a member's detour planned again that still stops short does not
+//! replace a way the unit has that reaches the goal (`single_walk.rs`, `detours.rs`).
 
 use cohort_pathing::{Leg, Path, PathQuery, SearchScratch, ValidMap};
 use cohort_steering::Vec2;
@@ -153,10 +155,14 @@ fn widen_legs(
             ..*query
         };
         terrain.plan_path_into(&wide, search, path, leg);
-        let reaches = leg
-            .points
-            .last()
-            .is_some_and(|&e| (e - b).length() <= NEARER);
+        let Some(&end) = leg.points.last() else {
+            return false;
+        };
+        let reaches = (end - b).length() <= NEARER;
+        // Where the narrower body's waypoint leaves the full body no room (it hugged a
+        // corner), the plan ends at the nearest point that does: that point takes the
+        // waypoint's place (the next leg then starts from it, and is tested in turn).
+        let moved = end != b && alt.points.len() > k + 2;
         let n = leg.points.len();
         let (Some(inner), Some(clearance)) = (
             leg.points.get(1..n.saturating_sub(1)),
@@ -164,9 +170,10 @@ fn widen_legs(
         ) else {
             return false;
         };
-        // Planned straight, yet not walkable straight (or not at all): the plan is refused.
+        // Planned straight to the same end, yet not walkable straight (or not at all): the
+        // plan is refused.
         let added = inner.len();
-        if !reaches || added == 0 || leg.legs.iter().any(|l| *l != Leg::Walk) {
+        if !reaches || (added == 0 && !moved) || leg.legs.iter().any(|l| *l != Leg::Walk) {
             return false;
         }
         if alt.clearance.len() != alt.points.len() || alt.legs.len() != alt.points.len() {
@@ -180,13 +187,21 @@ fn widen_legs(
             .splice(k + 1..k + 2, clearance.iter().copied());
         alt.legs
             .splice(k + 1..k + 1, std::iter::repeat_n(Leg::Walk, added));
+        if moved && let Some(p) = alt.points.get_mut(k + 1 + added) {
+            *p = end;
+        }
     }
     true
 }
 
 /// How far (metres) `plan` ends from `goal` (infinitely far for an empty plan).
 fn short_of(plan: &PathPlan, goal: Vec2) -> f32 {
-    plan.points
+    end_short_of(&plan.points, goal)
+}
+
+/// How far (metres) the path `points` ends from `goal` (infinitely far for no points).
+fn end_short_of(points: &[Vec2], goal: Vec2) -> f32 {
+    points
         .last()
         .map_or(f32::INFINITY, |&e| (e - goal).length())
 }
@@ -194,7 +209,12 @@ fn short_of(plan: &PathPlan, goal: Vec2) -> f32 {
 /// Whether `plan` stops short of `goal` by enough for [`plan_through_slanted_gaps`] to look
 /// for a route through gaps met at a slant (more than [`NEARER`] metres).
 pub(super) fn stops_short(plan: &PathPlan, goal: Vec2) -> bool {
-    !(short_of(plan, goal) <= NEARER)
+    ends_short(&plan.points, goal)
+}
+
+/// [`stops_short`] for a path's points (a unit's detour).
+pub(super) fn ends_short(points: &[Vec2], goal: Vec2) -> bool {
+    !(end_short_of(points, goal) <= NEARER)
 }
 
 /// Whether a body of `radius` can walk every leg of `points` on `map`; the first leg from
