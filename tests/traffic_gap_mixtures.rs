@@ -464,7 +464,8 @@ fn plans_through_snug_gaps_move_a_waypoint_the_full_body_has_no_room_at() {
 /// stop short where the way it walks does not. A vehicle alone (279) took such a plan's end
 /// as its goal and stood at the wall; members left behind (1,458) turned back to their side's
 /// wall end and planned their way through again, by turns, for good. Such a plan no longer
-/// replaces a way that reaches the goal (`world/single_walk.rs`, `world/detours.rs`).
+/// replaces a way that reaches the goal (`world/single_walk.rs`, `world/detours.rs`); each
+/// layout needs both rules.
 #[test]
 fn a_way_planned_again_that_stops_short_does_not_replace_one_that_gets_there() {
     cross(&[279, 1458], true, SNUG);

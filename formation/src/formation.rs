@@ -263,6 +263,11 @@ pub struct Formation {
     /// behind as well as behind its slots (`world/make_way/passage_turns.rs`).
     #[serde(default)]
     pub(crate) spread: f32,
+    /// The tick before which a single does not plan its path again: its last plan made
+    /// again stopped short of its goal and was refused (see `world/single_walk.rs`; 0 when
+    /// it may plan any time).
+    #[serde(default)]
+    pub(crate) replan_after: u64,
 }
 
 fn zero() -> Vec2 {
@@ -313,6 +318,7 @@ impl Formation {
             held_away: 0.0,
             wait_watch: None,
             waits_at_passage: false,
+            replan_after: 0,
         }
     }
 

@@ -235,6 +235,7 @@ impl World {
         f.delay = 0.0;
         f.held_away = 0.0;
         f.wait_watch = None;
+        f.replan_after = 0;
         f.speed_factor = f.speed_factor.clamp(0.0, 1.0);
     }
 

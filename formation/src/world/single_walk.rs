@@ -22,6 +22,10 @@ use cohort_steering::capacity::ReserveTotal;
 /// the path, where their detours find the way, and are planned in a later tick).
 pub(super) const REPLANS_PER_TICK: u32 = 16;
 
+/// Ticks a single whose path planned again stopped short (and was refused) waits before it
+/// plans again (see [`World::replan_single`]).
+const REFUSED_REPLAN_TICKS: u64 = 20;
+
 /// Points a single's path has room for from its order on: a path planned again round several
 /// blocks fits without growing it (a longer one is cut to its first points and its goal).
 pub(super) const SINGLE_PATH_ROOM: usize = 24;
@@ -128,13 +132,13 @@ impl World {
     /// the single had before grows its own), and walks it this tick. At most
     /// [`REPLANS_PER_TICK`] a tick; the rest wait for a later tick.
     pub(super) fn replan_single(&mut self, id: FormationId, from: Vec2, turn_rate: f32, dt: f32) {
-        if self.scratch.single_replans >= REPLANS_PER_TICK {
-            return;
-        }
-        self.scratch.single_replans += 1;
         let Some(f) = self.formations.get(id) else {
             return;
         };
+        if self.tick < f.replan_after || self.scratch.single_replans >= REPLANS_PER_TICK {
+            return;
+        }
+        self.scratch.single_replans += 1;
         let (Some(goal), [Member::Unit(u)]) = (f.goal, f.members.as_slice()) else {
             return;
         };
@@ -176,10 +180,11 @@ impl World {
         // A plan that stops short of the goal does not replace the path: planned from where
         // the unit was pushed to (beside a gap's mouth, off its middle line), it can find no
         // way that a plan from a step further on finds. The unit walks on towards its path
-        // and plans again the next time it is lost there. (Taking the plan made its end the
-        // single's goal, and a vehicle stood at a wall for good beside the gap it had been
-        // routed through.)
+        // and plans again once it is lost there [`REFUSED_REPLAN_TICKS`] later (each such
+        // plan costs up to 19 searches). (Taking the plan made its end the single's goal,
+        // and a vehicle stood at a wall for good beside the gap it had been routed through.)
         if super::slanted_gaps::stops_short(plan, goal) {
+            f.replan_after = self.tick + REFUSED_REPLAN_TICKS;
             return;
         }
         // A single's path has room for SINGLE_PATH_ROOM points from its order on (see

@@ -13,8 +13,9 @@
 //! of each passage it crosses (`passages.rs`; from where the body stands, it may first step
 //! back out onto that line), plans again for the full body each leg that does not keep it
 //! clear (the narrower body's path hugs the corners of blocks and walls beyond the gap too;
-//! a waypoint where the full body has no room moves to where that plan ends), and keeps the result only if every leg holds the full clearance the formation asked for
-//! and it ends nearer the goal. A goal the body has no room at is not planned again; one in
+//! a waypoint where the full body has no room moves to where that plan ends), and keeps the
+//! result only if every leg holds the full clearance the formation asked for and it ends
+//! nearer the goal. A goal the body has no room at is not planned again; one in
 //! a closed-off area costs the order (or the single's plan, or the detour) two more searches,
 //! and a route the narrower body finds up to [`MAX_LEG_PLANS`] more for each of the two (its
 //! legs planned again). The detours of at most `SLANTED_DETOURS_PER_TICK` units a tick are
@@ -126,7 +127,9 @@ pub(super) fn plan_through_slanted_gaps(
 /// Plans again for the full body (`query`'s radius, from one end of the leg to the other)
 /// each leg of `alt` the body cannot walk straight, and puts the new plan's waypoints in its
 /// place: the narrower body's plan hugs the corners of obstacles away from the gaps too (a
-/// single routed through a gap in a wall and then round a block's corner beyond it). At most
+/// single routed through a gap in a wall and then round a block's corner beyond it). Where
+/// the leg's plan ends short of an inner waypoint (one the full body has no room at), its end
+/// takes the waypoint's place. At most
 /// [`MAX_LEG_PLANS`] legs. Returns whether every leg then holds the body's clearance (the
 /// first from where the body stands, as [`holds`] has it).
 fn widen_legs(
@@ -159,9 +162,10 @@ fn widen_legs(
             return false;
         };
         let reaches = (end - b).length() <= NEARER;
-        // Where the narrower body's waypoint leaves the full body no room (it hugged a
-        // corner), the plan ends at the nearest point that does: that point takes the
-        // waypoint's place (the next leg then starts from it, and is tested in turn).
+        // Where the plan ends short of the waypoint (the narrower body's waypoint hugged a
+        // corner and leaves the full body no room, or the search stopped at the nearest node
+        // it reached), its end takes the waypoint's place: the next leg then starts from
+        // it, and is tested in turn.
         let moved = end != b && alt.points.len() > k + 2;
         let n = leg.points.len();
         let (Some(inner), Some(clearance)) = (

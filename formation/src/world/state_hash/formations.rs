@@ -175,6 +175,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         wait_watch,
         waits_at_passage,
         spread,
+        replan_after,
     } = f;
     let narrowed = narrowed.as_ref().map(|p| p.pattern());
     let (pattern, base) = (pattern.pattern(), base_pattern.pattern());
@@ -256,7 +257,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         wait_watch.map_or(0, |w| key_word(w.to)),
         wait_watch.map_or(0, |w| vec_word(w.at)),
         u64::from(wait_watch.map_or(0, |w| w.seconds.to_bits())),
-        0,
+        *replan_after,
         0,
     ]);
     [kp, kb, kn].contains(&CUSTOM)

@@ -207,6 +207,7 @@ fn one_ulp_of_a_formation_field_changes_the_hash() {
         Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::ZERO, 0.0))),
         Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::ZERO, 0.5))),
         Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::X, 0.0))),
+        Box::new(move |w| w.formations[id].replan_after = 7),
         Box::new(move |w| w.formations[id].path_clearance.push(1.0)),
         Box::new(move |w| w.formations[id].narrows.push((1.0, 2.0))),
         Box::new(move |w| w.formations[id].settings.anchor_mode = AnchorMode::CentreOfMass),
