@@ -184,7 +184,7 @@ impl World {
         // plan costs up to 19 searches). (Taking the plan made its end the single's goal,
         // and a vehicle stood at a wall for good beside the gap it had been routed through.)
         if super::slanted_gaps::stops_short(plan, goal) {
-            f.replan_after = self.tick + REFUSED_REPLAN_TICKS;
+            f.replan_after = self.tick.saturating_add(REFUSED_REPLAN_TICKS);
             return;
         }
         // A single's path has room for SINGLE_PATH_ROOM points from its order on (see
