@@ -94,7 +94,7 @@ pub(super) fn plan_through_slanted_gaps(
     buffers: Buffers<'_>,
 ) -> bool {
     let goal = query.goal;
-    let short_by = |p: &PathPlan| short_of(p, goal);
+    let short_by = |p: &PathPlan| short_of(&p.points, goal);
     let short = short_by(first);
     let radius = query.radius;
     let map = terrain.valid_map();
@@ -198,13 +198,8 @@ fn widen_legs(
     true
 }
 
-/// How far (metres) `plan` ends from `goal` (infinitely far for an empty plan).
-fn short_of(plan: &PathPlan, goal: Vec2) -> f32 {
-    end_short_of(&plan.points, goal)
-}
-
 /// How far (metres) the path `points` ends from `goal` (infinitely far for no points).
-fn end_short_of(points: &[Vec2], goal: Vec2) -> f32 {
+fn short_of(points: &[Vec2], goal: Vec2) -> f32 {
     points
         .last()
         .map_or(f32::INFINITY, |&e| (e - goal).length())
@@ -218,7 +213,7 @@ pub(super) fn stops_short(plan: &PathPlan, goal: Vec2) -> bool {
 
 /// [`stops_short`] for a path's points (a unit's detour).
 pub(super) fn ends_short(points: &[Vec2], goal: Vec2) -> bool {
-    !(end_short_of(points, goal) <= NEARER)
+    !(short_of(points, goal) <= NEARER)
 }
 
 /// Whether a body of `radius` can walk every leg of `points` on `map`; the first leg from
