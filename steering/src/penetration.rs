@@ -380,44 +380,56 @@ impl PenetrationSolver {
     /// Separates the overlapping candidate pairs of the last [`Self::resolve`] that have a
     /// held circle (see [`Self::separate_from_held`]) and overlap by more than `tolerance` of
     /// the sum of their radii: a free circle moves out by the whole overlap, two held ones by
-    /// half of it each. Nothing becomes held. Meant to alternate with the static geometry
-    /// pushing each moved circle back out of walls: circles wedged between a wall and a held
-    /// circle then slide along the wall until they fit, which one pass of
-    /// [`Self::separate_from_held`] (whose moves the wall may undo) does not reach. Returns
-    /// whether any circle moved.
+    /// half of it each. Pairs of two free circles overlapping by more than `free_tolerance`
+    /// move apart by half of it each: a free circle moved out of a held one by its whole
+    /// overlap may land in a free neighbour, after the iterations of [`Self::resolve`] are
+    /// over. Nothing becomes held. Meant to alternate with the static geometry pushing each
+    /// moved circle back out of walls: circles wedged between a wall and a held circle then
+    /// slide along the wall until they fit, which one pass of [`Self::separate_from_held`]
+    /// (whose moves the wall may undo) does not reach. Returns the deepest overlap of the
+    /// pairs it moved, as a fraction of the sum of their radii (0 when it moved none).
     pub fn separate_near_held(
         &self,
         positions: &mut [Vec2],
         radii: &[f32],
         held: &[bool],
-        tolerance: f32,
-    ) -> bool {
-        let mut moved = false;
+        (tolerance, free_tolerance): (f32, f32),
+    ) -> f32 {
+        let mut deepest: f32 = 0.0;
         for &(i, j) in &self.candidates {
             let (Some(&hi), Some(&hj)) = (held.get(i as usize), held.get(j as usize)) else {
                 continue;
             };
-            if !(hi || hj) {
-                continue;
-            }
             let Some((normal, depth)) = contact(positions, radii, i, j) else {
                 continue;
             };
-            if !(depth > tolerance * (radius_of(radii, i) + radius_of(radii, j))) {
+            let reach = radius_of(radii, i) + radius_of(radii, j);
+            // The overlap as a fraction of the radii (a positive depth counts even for
+            // circles of no size).
+            let fraction = if reach > 0.0 { depth / reach } else { 1.0 };
+            if !(hi || hj) {
+                if depth > free_tolerance * reach && separate_pair(positions, radii, i, j) > 0.0 {
+                    deepest = deepest.max(fraction);
+                }
+                continue;
+            }
+            if !(depth > tolerance * reach) {
                 continue;
             }
             if hi && hj {
-                moved |= separate_pair(positions, radii, i, j) > 0.0;
+                if separate_pair(positions, radii, i, j) > 0.0 {
+                    deepest = deepest.max(fraction);
+                }
                 continue;
             }
             // The normal points from `i` to `j`.
             let (free, push) = if hi { (j, normal) } else { (i, -normal) };
             if let Some(p) = positions.get_mut(free as usize) {
                 *p += push * depth;
-                moved = true;
+                deepest = deepest.max(fraction);
             }
         }
-        moved
+        deepest
     }
 
     /// [`Self::resolve`] on the positions and radii of `bodies` (copied through reusable

@@ -3,7 +3,7 @@
 //! headings are smoothed and the frame's bodies written back to the units.
 
 use cohort_steering::locomotion::turn_towards;
-use cohort_steering::penetration::constrain_to_static;
+use cohort_steering::penetration::{DEEP_FRACTION, constrain_to_static};
 use cohort_steering::{Body, CircleObstacle, Vec2, Wall};
 
 use super::free_zone::FreeZone;
@@ -192,12 +192,23 @@ const GIVE_WAY_PASSES: usize = 8;
 /// then applied to each of them. A unit moved clear of a held one into a wall was pushed back
 /// towards it: then, for up to [`SETTLE_ROUNDS`] rounds, the pairs still overlapping a held
 /// unit are separated again and the geometry applied again, so the pair slides along the wall
-/// until it fits (each round keeps the part of the separation the wall allows).
+/// until it fits (each round keeps the part of the separation the wall allows); so are pairs
+/// of units neither of which is held overlapping by more than [`FREE_TOLERANCE`], where a
+/// unit moved clear of a held one landed. A column pressed into a corner by a crowd gives
+/// way a little more each round: while a pair still overlaps deeply, up to
+/// [`DEEP_SETTLE_ROUNDS`] more rounds follow (the first six alone left pairs in such a column
+/// overlapping by up to 8 %).
 fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     let Some(solver) = s.solver.as_ref() else {
         return;
     };
-    for round in 0..=SETTLE_ROUNDS {
+    // Past `SETTLE_ROUNDS`, rounds go on only while the last one moved a pair overlapping
+    // deeply (as the solver's own iterations do).
+    let mut deep = false;
+    for round in 0..=SETTLE_ROUNDS + DEEP_SETTLE_ROUNDS {
+        if round > SETTLE_ROUNDS && !deep {
+            break;
+        }
         let positions = &mut frame.positions;
         positions.clear();
         positions.extend(frame.bodies.iter().map(|b| b.position));
@@ -205,7 +216,14 @@ fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
         let moved = if round == 0 {
             solver.separate_from_held(positions, radii, &mut s.held, GIVE_WAY_PASSES)
         } else {
-            solver.separate_near_held(positions, radii, &s.held, SETTLE_TOLERANCE)
+            let deepest = solver.separate_near_held(
+                positions,
+                radii,
+                &s.held,
+                (SETTLE_TOLERANCE, FREE_TOLERANCE),
+            );
+            deep = deepest > DEEP_FRACTION;
+            deepest > 0.0
         };
         if !moved {
             // Nobody gave way: the rounds may still have pairs of held units to separate.
@@ -237,8 +255,19 @@ fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
 /// Rounds of separating the units still overlapping held ones and applying the walls again.
 const SETTLE_ROUNDS: usize = 6;
 
+/// Rounds that may follow [`SETTLE_ROUNDS`] while a pair still overlaps by more than
+/// [`DEEP_FRACTION`] of the sum of the radii.
+const DEEP_SETTLE_ROUNDS: usize = 18;
+
 /// Overlap (fraction of the sum of the radii) below which a pair with a held unit is left.
 const SETTLE_TOLERANCE: f32 = 0.01;
+
+/// Overlap (fraction of the sum of the radii) beyond which two units neither of which is held
+/// are moved apart again in the settling rounds: one moved out of a held unit by the whole
+/// overlap may land in a neighbour after the solver's iterations are over (a queue pressed
+/// against a wall, longer than [`GIVE_WAY_PASSES`]). The depth at which the solver itself
+/// goes on iterating.
+const FREE_TOLERANCE: f32 = DEEP_FRACTION;
 
 /// Applies the map's geometry to every unit whose `positions` entry differs from its body's
 /// position (it was moved clear of a held unit), putting it there first; a unit the geometry

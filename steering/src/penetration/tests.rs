@@ -239,21 +239,32 @@ fn pairs_near_held_circles_are_separated_again() {
     assert_eq!(s.candidates(), &[(0, 1), (2, 3), (4, 5)]);
     let held = [true, false, true, true, false, false];
     let mut pos = start;
-    assert!(s.separate_near_held(&mut pos, &radii, &held, 0.01));
+    // The deepest pair it moved overlapped by a fifth of the radii.
+    let deepest = s.separate_near_held(&mut pos, &radii, &held, (0.01, 0.5));
+    assert!((deepest - 0.2).abs() < 1e-5, "{deepest}");
     assert_eq!(pos[0], start[0]);
     assert!(close(pos[1], Vec2::new(1.0, 0.0)), "{:?}", pos[1]);
     assert!(close(pos[2], Vec2::new(9.9, 0.0)), "{:?}", pos[2]);
     assert!(close(pos[3], Vec2::new(10.9, 0.0)), "{:?}", pos[3]);
+    // The free pair overlaps by a fifth of its radii: within half, it is left.
     assert_eq!(&pos[4..], &start[4..]);
+    // With a free tolerance below that, it moves apart by half the overlap each.
+    let mut pos = start;
+    assert!(s.separate_near_held(&mut pos, &radii, &held, (0.01, 0.03)) > 0.0);
+    assert!(close(pos[4], Vec2::new(19.9, 0.0)), "{:?}", pos[4]);
+    assert!(close(pos[5], Vec2::new(20.9, 0.0)), "{:?}", pos[5]);
     // Overlaps within the tolerance (a tenth of the radii sum here) are left.
     let mut shallow = start;
     shallow[1] = Vec2::new(0.95, 0.0);
-    assert!(!s.separate_near_held(
-        &mut shallow,
-        &radii,
-        &[true, false, false, false, false, false],
-        0.1
-    ));
+    assert_eq!(
+        s.separate_near_held(
+            &mut shallow,
+            &radii,
+            &[true, false, false, false, false, false],
+            (0.1, 0.5)
+        ),
+        0.0
+    );
     assert_eq!(shallow[1], Vec2::new(0.95, 0.0));
 }
 
