@@ -404,9 +404,9 @@ impl PenetrationSolver {
                 continue;
             };
             let reach = radius_of(radii, i) + radius_of(radii, j);
-            // The overlap as a fraction of the radii (a positive depth counts even for
-            // circles of no size).
-            let fraction = if reach > 0.0 { depth / reach } else { 1.0 };
+            // The overlap as a fraction of the radii (at most 1; a quotient that is not a
+            // number, of radii too large to add up, counts as 1, so a move never reads as 0).
+            let fraction = (depth / reach).min(1.0);
             if !(hi || hj) {
                 if depth > free_tolerance * reach && separate_pair(positions, radii, i, j) > 0.0 {
                     deepest = deepest.max(fraction);

@@ -197,13 +197,15 @@ const GIVE_WAY_PASSES: usize = 8;
 /// unit moved clear of a held one landed. A column pressed into a corner by a crowd gives
 /// way a little more each round: while a pair still overlaps deeply, up to
 /// [`DEEP_SETTLE_ROUNDS`] more rounds follow (the first six alone left pairs in such a column
-/// overlapping by up to 8 %).
+/// overlapping by up to 8.6 %).
 fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     let Some(solver) = s.solver.as_ref() else {
         return;
     };
     // Past `SETTLE_ROUNDS`, rounds go on only while the last one moved a pair overlapping
-    // deeply (as the solver's own iterations do).
+    // deeply (as the solver's own iterations do). Stopping as soon as a round's deepest pair
+    // was no shallower than the last's instead left a pair of walkers pressed against a
+    // wall 4.9 % deep where it now ends 2.9 % deep.
     let mut deep = false;
     for round in 0..=SETTLE_ROUNDS + DEEP_SETTLE_ROUNDS {
         if round > SETTLE_ROUNDS && !deep {
@@ -252,7 +254,8 @@ fn give_way_to_held(s: &mut Scratch, frame: &mut UnitFrame, terrain: &Terrain) {
     }
 }
 
-/// Rounds of separating the units still overlapping held ones and applying the walls again.
+/// Rounds of separating the units still overlapping held ones (and free pairs overlapping
+/// by more than [`FREE_TOLERANCE`]) and applying the walls again.
 const SETTLE_ROUNDS: usize = 6;
 
 /// Rounds that may follow [`SETTLE_ROUNDS`] while a pair still overlaps by more than

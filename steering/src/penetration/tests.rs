@@ -219,8 +219,9 @@ fn a_row_gives_way_to_a_held_circle() {
 }
 
 /// Pairs with a held circle that overlap by more than the tolerance are separated: a free
-/// circle by the whole overlap, two held ones by half each; shallow overlaps, pairs without a
-/// held circle and apart pairs are left; nobody becomes held.
+/// circle by the whole overlap, two held ones by half each; pairs of free circles by half
+/// each when they overlap by more than the free tolerance; shallow overlaps and apart pairs
+/// are left; nobody becomes held. The deepest overlap moved is returned.
 #[test]
 fn pairs_near_held_circles_are_separated_again() {
     let radii = [0.5; 6];
@@ -252,6 +253,12 @@ fn pairs_near_held_circles_are_separated_again() {
     let mut pos = start;
     assert!(s.separate_near_held(&mut pos, &radii, &held, (0.01, 0.03)) > 0.0);
     assert!(close(pos[4], Vec2::new(19.9, 0.0)), "{:?}", pos[4]);
+    assert!(close(pos[5], Vec2::new(20.9, 0.0)), "{:?}", pos[5]);
+    // Nobody held: only the free pairs move, and their depth is what is returned.
+    let mut pos = start;
+    let deepest = s.separate_near_held(&mut pos, &radii, &[false; 6], (0.01, 0.03));
+    assert!((deepest - 0.2).abs() < 1e-5, "{deepest}");
+    assert!(close(pos[0], Vec2::new(-0.1, 0.0)), "{:?}", pos[0]);
     assert!(close(pos[5], Vec2::new(20.9, 0.0)), "{:?}", pos[5]);
     // Overlaps within the tolerance (a tenth of the radii sum here) are left.
     let mut shallow = start;
