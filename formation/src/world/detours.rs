@@ -7,9 +7,7 @@
 
 use super::WorldSettings;
 use super::jumps::first_jump;
-use super::slanted_gaps::{
-    Buffers, SlantedScratch, ends_short, plan_through_slanted_gaps, stops_short,
-};
+use super::slanted_gaps::{Buffers, SlantedScratch, plan_through_slanted_gaps, stops_short};
 use super::terrain::{PathPlan, Terrain};
 use super::unit_store::{Details, UnitMotion};
 use crate::ids::UnitId;
@@ -129,7 +127,7 @@ impl DetourPlanner<'_> {
             // member left on the far side of a gap a vehicle wide stood at the wall for good).
             // (At most SLANTED_DETOURS_PER_TICK a tick: the others are planned so when they
             // plan again.)
-            if self.slanted_left > 0 && stops_short(self.plan, t.position) {
+            if self.slanted_left > 0 && stops_short(&self.plan.points, t.position) {
                 self.slanted_left -= 1;
                 let buffers = Buffers {
                     search: self.path,
@@ -146,7 +144,7 @@ impl DetourPlanner<'_> {
             // line), it finds no way that the detour it walks does. (Taking it, a member at
             // the mouth of a gap a vehicle wide turned back to the wall's end of its side
             // and planned its way through again, by turns, for good.)
-            if stops_short(self.plan, t.position) && !ends_short(&d.detour, t.position) {
+            if stops_short(&self.plan.points, t.position) && !stops_short(&d.detour, t.position) {
                 d.detour_tick = self.tick;
                 unit.routed = d.routed();
                 return false;

@@ -183,7 +183,7 @@ impl World {
         // and plans again once it is lost there [`REFUSED_REPLAN_TICKS`] later (each such
         // plan costs up to 19 searches). (Taking the plan made its end the single's goal,
         // and a vehicle stood at a wall for good beside the gap it had been routed through.)
-        if super::slanted_gaps::stops_short(plan, goal) {
+        if super::slanted_gaps::stops_short(&plan.points, goal) {
             f.replan_after = self.tick.saturating_add(REFUSED_REPLAN_TICKS);
             return;
         }

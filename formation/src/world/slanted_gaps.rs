@@ -205,14 +205,10 @@ fn short_of(points: &[Vec2], goal: Vec2) -> f32 {
         .map_or(f32::INFINITY, |&e| (e - goal).length())
 }
 
-/// Whether `plan` stops short of `goal` by enough for [`plan_through_slanted_gaps`] to look
-/// for a route through gaps met at a slant (more than [`NEARER`] metres).
-pub(super) fn stops_short(plan: &PathPlan, goal: Vec2) -> bool {
-    ends_short(&plan.points, goal)
-}
-
-/// [`stops_short`] for a path's points (a unit's detour).
-pub(super) fn ends_short(points: &[Vec2], goal: Vec2) -> bool {
+/// Whether the path `points` (a plan's, or a unit's detour) stops short of `goal` by enough
+/// for [`plan_through_slanted_gaps`] to look for a route through gaps met at a slant (more
+/// than [`NEARER`] metres).
+pub(super) fn stops_short(points: &[Vec2], goal: Vec2) -> bool {
     !(short_of(points, goal) <= NEARER)
 }
 
