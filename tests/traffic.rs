@@ -205,6 +205,13 @@ fn chokepoint_20_squads_pass_the_gap() {
     flows_waiting_turns("chokepoint", Limit::FreeWalk(Some(4.0)));
 }
 
+/// Six squads and 24 singles ordered to one point stand side by side round it (goals spread;
+/// `tests/traffic_goals.rs` holds the rest).
+#[test]
+fn rally_formations_ordered_to_one_point_arrive() {
+    flows("rally", Limit::FreeWalk(None));
+}
+
 #[test]
 fn scenario_files_are_what_the_generator_makes() {
     for (name, text) in traffic_support::scenarios() {

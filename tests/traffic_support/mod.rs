@@ -45,6 +45,7 @@ pub fn scenarios() -> Vec<(&'static str, String)> {
         ("corridor_two_way", corridor_two_way()),
         ("crossing", crossing()),
         ("chokepoint", chokepoint()),
+        ("rally", rally()),
     ]
 }
 
@@ -373,6 +374,47 @@ fn chokepoint() -> String {
     )"#,
         WALKER,
         &[],
+        &squads,
+    )
+}
+
+/// Six boxes of 16 walkers and 24 singles, all ordered to one point: the formations ordered
+/// there find ground of their own round it (goals spread, `world/goal_claims.rs`).
+fn rally() -> String {
+    let centre = (80.0, 80.0);
+    let squads: Vec<Squad> = (0..6)
+        .map(|i| {
+            let a = f64::from(i) * TAU / 6.0;
+            Squad {
+                name: format!("s{i}"),
+                units: 16,
+                spacing: None,
+                start: (centre.0 + 50.0 * a.cos(), centre.1 + 50.0 * a.sin()),
+                goal: centre,
+                facing: (1.0, 0.0),
+            }
+        })
+        .collect();
+    let singles: Vec<Single> = (0..24)
+        .map(|i| {
+            let a = (f64::from(i) + 0.5) * TAU / 24.0;
+            Single {
+                name: format!("u{i:02}"),
+                start: (centre.0 + 40.0 * a.cos(), centre.1 + 40.0 * a.sin()),
+                goal: centre,
+            }
+        })
+        .collect();
+    file(
+        "Six box formations of 16 walkers (radius 0.5, 1.3 m/s) 50 m round a point and 24\n\
+         singles 40 m round it, all ordered to that point on an open field (a player's rally\n\
+         point). Each formation takes the nearest ground round it that no other has claimed.",
+        "rally",
+        "Six squads and 24 singles ordered to one point.",
+        3000,
+        "(min: (0.0, 0.0), max: (160.0, 160.0))",
+        WALKER,
+        &singles,
         &squads,
     )
 }

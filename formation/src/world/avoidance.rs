@@ -254,6 +254,18 @@ impl AvoidanceInput<'_> {
                 };
                 (goal - start).clamp_length_max(speed * body.max_speed)
             }
+            // A unit settling onto a slot that stands still, within its radius of it, prefers
+            // no more than the speed that takes it there in the preference time: the steering
+            // force, scaled up to a whole velocity, asked for the top speed a few centimetres
+            // from the slot, and against a neighbouring formation's units standing a couple
+            // of metres off, the choice turned that into a sideways velocity every tick, on
+            // the spot.
+            (false, Some(&(goal, _)))
+                if self.headings.get(i) == Some(&Heading::StillSlot)
+                    && (goal - start).length_squared() < body.radius * body.radius =>
+            {
+                preferred.clamp_length_max((goal - start).length() / PREFERENCE_TIME)
+            }
             _ => preferred,
         };
         let horizon = self.params.time_horizon;

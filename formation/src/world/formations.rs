@@ -32,7 +32,15 @@ impl World {
             return;
         }
         let mut pending = std::mem::take(&mut self.pending);
+        // Move orders are placed where their formations find ground of their own (see
+        // `world/goal_claims.rs`).
+        let spread = self.settings.spread_goals && self.claim_goals(&pending);
         for (id, order) in pending.drain(..) {
+            let order = if spread {
+                self.place_move(id, order)
+            } else {
+                order
+            };
             self.apply_order(id, order);
         }
         self.pending = pending;

@@ -20,6 +20,7 @@ mod formations;
 mod free_order;
 mod free_zone;
 mod gather;
+mod goal_claims;
 mod jumps;
 mod lane_edge;
 mod make_way;
@@ -157,6 +158,14 @@ pub struct WorldSettings {
     pub small_obstacle_radius: f32,
     /// Reciprocal avoidance between units (see [`AvoidanceSettings`]).
     pub avoidance: AvoidanceSettings,
+    /// Whether a top-level formation ordered onto ground another stands on or is bound for
+    /// stands beside it instead (its goal moves to the nearest free place; see
+    /// `docs/traffic.md`, "Shared goals"). Off: every formation goes where it is ordered,
+    /// and formations ordered to one spot share its ground.
+    pub spread_goals: bool,
+    /// Metres a formation whose goal was moved keeps between the ground it stands on and
+    /// any other formation's.
+    pub goal_gap: f32,
 }
 
 impl Default for WorldSettings {
@@ -175,6 +184,8 @@ impl Default for WorldSettings {
             gravity: DEFAULT_GRAVITY,
             small_obstacle_radius: 1.0,
             avoidance: AvoidanceSettings::default(),
+            spread_goals: true,
+            goal_gap: 1.5,
         }
     }
 }
@@ -182,7 +193,7 @@ impl Default for WorldSettings {
 impl WorldSettings {
     /// Every tuning number by field name; each must be finite and not negative (checked by
     /// `World::new`, snapshots and the scenario validator alike).
-    pub fn tuning(&self) -> [(&'static str, f32); 15] {
+    pub fn tuning(&self) -> [(&'static str, f32); 16] {
         let [a, b, c, d, e] = self.avoidance.tuning();
         [
             ("arrive_time", self.arrive_time),
@@ -195,6 +206,7 @@ impl WorldSettings {
             ("detour_distance", self.detour_distance),
             ("gravity", self.gravity),
             ("small_obstacle_radius", self.small_obstacle_radius),
+            ("goal_gap", self.goal_gap),
             a,
             b,
             c,

@@ -18,6 +18,11 @@ use crate::ids::{FormationId, UnitId};
 pub(crate) struct Scratch {
     /// Per steered unit: its separation sum (see `world/separation.rs`).
     pub(crate) separation: Vec<Vec2>,
+    /// The ground top-level formations claim, for placing move orders (see
+    /// `world/goal_claims.rs`).
+    pub(crate) goal_claims: super::goal_claims::GoalClaims,
+    /// The formations ordered to move in the batch of orders being applied, sorted.
+    pub(crate) moving_now: Vec<FormationId>,
     /// The separation sweep's radii and sums in the neighbour search's order.
     pub(crate) sweep_buffers: super::separation::SweepBuffers,
     /// Per top-level formation (by its place among the roots): whether it opens a lane

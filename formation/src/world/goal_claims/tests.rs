@@ -1,0 +1,234 @@
+use super::*;
+use proptest::prelude::*;
+use slotmap::SlotMap;
+
+fn ids(n: usize) -> Vec<FormationId> {
+    let mut map: SlotMap<FormationId, ()> = SlotMap::with_key();
+    (0..n).map(|_| map.insert(())).collect()
+}
+
+fn ground(x: f32, y: f32, angle: f32, hx: f32, hy: f32) -> Footprint {
+    Footprint::new(
+        Vec2::new(x, y),
+        Vec2::new(
+            cohort_steering::ops::cos(angle),
+            cohort_steering::ops::sin(angle),
+        ),
+        Vec2::new(hx, hy),
+    )
+    .expect("finite")
+}
+
+fn corners(g: &Footprint) -> [Vec2; 4] {
+    let (f, s) = (g.facing * g.half.x, g.facing.perp() * g.half.y);
+    let c = g.centre;
+    [c + f + s, c + f - s, c - f - s, c - f + s]
+}
+
+fn segment_distance(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f32 {
+    let point = |p: Vec2, a: Vec2, b: Vec2| {
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
+        (a + ab * t - p).length()
+    };
+    let cross = |o: Vec2, p: Vec2, q: Vec2| (p - o).perp_dot(q - o);
+    let proper = cross(a, b, c) * cross(a, b, d) < 0.0 && cross(c, d, a) * cross(c, d, b) < 0.0;
+    if proper {
+        return 0.0;
+    }
+    point(a, c, d)
+        .min(point(b, c, d))
+        .min(point(c, a, b))
+        .min(point(d, a, b))
+}
+
+fn inside(p: Vec2, g: &Footprint) -> bool {
+    let d = p - g.centre;
+    d.dot(g.facing).abs() <= g.half.x && d.dot(g.facing.perp()).abs() <= g.half.y
+}
+
+/// The distance between two rectangles (0 when they touch or overlap).
+fn distance(a: &Footprint, b: &Footprint) -> f32 {
+    if inside(a.centre, b) || inside(b.centre, a) {
+        return 0.0;
+    }
+    let (ca, cb) = (corners(a), corners(b));
+    let mut d = f32::INFINITY;
+    for i in 0..4 {
+        for j in 0..4 {
+            d = d.min(segment_distance(
+                ca[i],
+                ca[(i + 1) % 4],
+                cb[j],
+                cb[(j + 1) % 4],
+            ));
+        }
+    }
+    d
+}
+
+proptest! {
+    /// Rectangles closer than the gap (by more than the tolerance) overlap; rectangles
+    /// farther apart than the gap's diagonal do not (the test grows each side by the gap,
+    /// so at a corner it is stricter than the distance).
+    #[test]
+    fn overlap_follows_the_distance_between_rectangles(
+        x in -20.0f32..20.0, y in -20.0f32..20.0, a in 0.0f32..6.3, b in 0.0f32..6.3,
+        hx in 0.2f32..8.0, hy in 0.2f32..8.0, kx in 0.2f32..8.0, ky in 0.2f32..8.0,
+        gap in 0.0f32..2.0,
+    ) {
+        let one = ground(0.0, 0.0, a, hx, hy);
+        let two = ground(x, y, b, kx, ky);
+        let d = distance(&one, &two);
+        prop_assert_eq!(one.overlaps(&two, gap), two.overlaps(&one, gap));
+        if d < gap - TOLERANCE - 1e-3 {
+            prop_assert!(one.overlaps(&two, gap), "distance {d} gap {gap}");
+        }
+        if d > gap * std::f32::consts::SQRT_2 + 1e-3 {
+            prop_assert!(!one.overlaps(&two, gap), "distance {d} gap {gap}");
+        }
+    }
+
+    /// A place found is free of every other claim and usable; none is found only when the
+    /// wanted ground is free or every tried place is taken or unusable. Claims filed by cell
+    /// are found as a scan of every claim finds them.
+    #[test]
+    fn a_free_place_is_free(
+        spots in prop::collection::vec((-30.0f32..30.0, -30.0f32..30.0, 0.0f32..6.3, 0.3f32..6.0, 0.3f32..6.0), 1..40),
+        want in (-30.0f32..30.0, -30.0f32..30.0, 0.0f32..6.3, 0.3f32..6.0, 0.3f32..6.0),
+        wall in -20.0f32..20.0,
+    ) {
+        let owners = ids(spots.len() + 1);
+        let mut claims = GoalClaims::default();
+        claims.clear(0.5);
+        let grounds: Vec<Footprint> = spots.iter().map(|&(x, y, a, hx, hy)| ground(x, y, a, hx, hy)).collect();
+        for (o, g) in owners.iter().zip(&grounds) {
+            claims.add(*o, *g, None);
+        }
+        prop_assert_eq!(claims.len(), grounds.len());
+        let me = owners[spots.len()];
+        let wanted = ground(want.0, want.1, want.2, want.3, want.4);
+        let scan = |g: &Footprint| grounds.iter().any(|c| c.overlaps(g, 0.5));
+        prop_assert_eq!(claims.overlaps((me, None), &wanted, 0.5), scan(&wanted));
+        let sharing = grounds.iter().any(|c| c.overlaps(&wanted, 0.0));
+        prop_assert_eq!(claims.overlaps((me, None), &wanted, 0.0), sharing);
+        // Only places west of the "wall" are usable.
+        let usable = |p: Vec2| p.x < wall;
+        match claims.free_place((me, None), (wanted, Vec2::new(0.0, -50.0)), usable) {
+            Some(p) => {
+                prop_assert!(sharing);
+                prop_assert!(usable(p));
+                prop_assert!(!scan(&wanted.at(p)));
+            }
+            None => {
+                if sharing {
+                    // Every place of the finest lattice is taken or unusable.
+                    let across = 2.0 * wanted.half.y + 0.5;
+                    let along = 2.0 * wanted.half.x + 0.5;
+                    let right = -wanted.facing.perp();
+                    for (i, j) in lattice(|_| 0.0) {
+                        let at = wanted.centre + right * (i as f32 * across) + wanted.facing * (j as f32 * along);
+                        prop_assert!(!usable(at) || scan(&wanted.at(at)));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_formation_ordered_onto_another_stands_beside_it_on_its_own_side() {
+    let owners = ids(4);
+    let mut claims = GoalClaims::default();
+    claims.clear(0.5);
+    // A 4 m wide, 2 m deep formation facing east at the origin.
+    let first = ground(0.0, 0.0, 0.0, 1.0, 2.0);
+    claims.add(owners[0], first, None);
+    // The same ordered there, coming from the south-west: the first ring's place nearest
+    // its way, south-west of the first (2.5 m deep and 4.5 m wide steps).
+    let place = claims
+        .free_place((owners[1], None), (first, Vec2::new(-30.0, -40.0)), |_| {
+            true
+        })
+        .expect("a place");
+    assert!((place - Vec2::new(-2.5, -4.5)).length() < 1e-4, "{place}");
+    claims.add(owners[1], first.at(place), None);
+    // Another from the north: north of the first.
+    let place = claims
+        .free_place((owners[2], None), (first, Vec2::new(0.0, 50.0)), |_| true)
+        .expect("a place");
+    assert!((place - Vec2::new(0.0, 4.5)).length() < 1e-4, "{place}");
+    // One for which the first ring is unusable: the second ring.
+    let place = claims
+        .free_place((owners[3], None), (first, Vec2::new(0.0, 50.0)), |p| {
+            p.length() > 6.0
+        })
+        .expect("a place");
+    assert!((place - Vec2::new(0.0, 9.0)).length() < 1e-4, "{place}");
+    // Its own claim is no obstacle to a formation.
+    assert!(
+        claims
+            .free_place((owners[0], None), (first, Vec2::ZERO), |_| true)
+            .is_none()
+    );
+}
+
+#[test]
+fn the_lattice_goes_ring_by_ring_nearer_side_first() {
+    let places = lattice(|(i, j)| ((i - 10) * (i - 10) + j * j) as f32);
+    assert_eq!(&places[..3], &[(1, 0), (1, -1), (1, 1)]);
+    let ring = |&(i, j): &(i32, i32)| i.abs().max(j.abs());
+    assert!(places.windows(2).all(|w| ring(&w[0]) <= ring(&w[1])));
+    assert_eq!(places.len(), PLACES);
+    let mut sorted = places.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(sorted.len(), PLACES);
+}
+
+#[test]
+fn a_footprint_needs_finite_numbers_and_a_facing() {
+    assert!(Footprint::new(Vec2::ZERO, Vec2::ZERO, Vec2::ONE).is_none());
+    assert!(Footprint::new(Vec2::NAN, Vec2::X, Vec2::ONE).is_none());
+    assert!(Footprint::new(Vec2::ZERO, Vec2::X, Vec2::splat(f32::INFINITY)).is_none());
+    assert!(Footprint::new(Vec2::ZERO, Vec2::X, Vec2::new(-1.0, 1.0)).is_none());
+    // A huge claim is kept on the list every test reads.
+    let owners = ids(2);
+    let mut claims = GoalClaims::default();
+    claims.clear(0.0);
+    let huge = ground(0.0, 0.0, 0.3, 500.0, 400.0);
+    claims.add(owners[0], huge, None);
+    assert!(claims.overlaps((owners[1], None), &ground(300.0, 100.0, 0.0, 1.0, 1.0), 0.0));
+    assert!(!claims.overlaps((owners[1], None), &ground(900.0, 900.0, 0.0, 1.0, 1.0), 0.0));
+}
+
+#[test]
+fn formations_moved_alike_keep_their_places_relative_to_each_other() {
+    let owners = ids(3);
+    let mut claims = GoalClaims::default();
+    claims.clear(1.5);
+    // Two groups standing interlocked (their rectangles overlap), both ordered 300 m east.
+    let shift = Some(Vec2::new(300.0, 0.0));
+    let a = ground(300.0, 0.0, 0.0, 1.0, 2.0);
+    let b = ground(300.5, 1.0, 0.0, 1.0, 2.0);
+    claims.add(owners[0], a, shift);
+    assert!(
+        claims
+            .free_place((owners[1], shift), (b, Vec2::ZERO), |_| true)
+            .is_none()
+    );
+    // Ordered by another move, the second finds ground of its own.
+    let other = Some(Vec2::new(280.0, 0.0));
+    let place = claims
+        .free_place((owners[1], other), (b, Vec2::ZERO), |_| true)
+        .expect("a place");
+    assert!(!a.overlaps(&b.at(place), 1.5 - TOLERANCE));
+    // A standing formation's ground is never passed over.
+    claims.add(owners[2], ground(0.0, 50.0, 0.0, 1.0, 1.0), None);
+    let onto = ground(0.0, 50.0, 0.0, 1.0, 1.0);
+    assert!(
+        claims
+            .free_place((owners[1], shift), (onto, Vec2::ZERO), |_| true)
+            .is_some()
+    );
+}

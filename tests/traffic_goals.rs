@@ -1,0 +1,251 @@
+//! Shared goals: formations ordered to one spot, or onto ground another formation stands on,
+//! stand side by side and settle, where they used to walk to the same slots and shove round
+//! them for good. Formations ordered to swap places, or moved together, keep the goals they
+//! were given. (`docs/traffic.md`, "Shared goals".)
+
+use std::path::PathBuf;
+
+use cohort::formation::pattern::{Pattern, PatternKind};
+use cohort::formation::{FormationId, FormationSpec, Member, Order, UnitId, World, WorldSettings};
+use cohort::pathing::Map;
+use cohort::steering::{Body, Vec2};
+use cohort_demos::compare::load_built;
+use cohort_demos::runner::Runner;
+
+const DT: f32 = 0.1;
+const RADIUS: f32 = 0.5;
+
+fn rally() -> cohort_demos::scenario::Built {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scenarios/traffic/rally.ron");
+    load_built(&path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The top-level formations of `world`.
+fn roots(world: &World) -> Vec<FormationId> {
+    world
+        .formations()
+        .filter(|(_, f)| f.parent.is_none())
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Mean and greatest speed of the units.
+fn speeds(world: &World) -> (f32, f32) {
+    let (mut sum, mut most, mut n) = (0.0, 0.0f32, 0);
+    for (_, u) in world.units() {
+        let s = u.body.velocity.length();
+        sum += s;
+        most = most.max(s);
+        n += 1;
+    }
+    (sum / n.max(1) as f32, most)
+}
+
+/// Six squads of 16 and 24 singles ordered to one point (`scenarios/traffic/rally.ron`): every
+/// unit arrives on its slot and stands still, each formation on ground of its own at least
+/// the settings' gap from every other's, with no overlap, nobody stuck, in no more than 1.5 ×
+/// the longest straight walk to the goal a formation was given.
+#[test]
+fn formations_ordered_to_one_point_stand_side_by_side_and_settle() {
+    let built = rally();
+    let gap = built.world.settings().goal_gap;
+    let starts: Vec<(FormationId, Vec2, f32)> = roots(&built.world)
+        .into_iter()
+        .filter_map(|id| {
+            let f = built.world.formation(id)?;
+            Some((id, f.anchor.position, 0.0))
+        })
+        .collect();
+    let mut runner = Runner::new(built, false);
+    runner.step().expect("tick");
+    // The goals given: all different, and a formation's top speed for the walk.
+    let mut goals = Vec::new();
+    let mut walk: f32 = 0.0;
+    for &(id, start, _) in &starts {
+        let w = runner.world();
+        let f = w.formation(id).expect("formation");
+        let goal = f.goal.expect("a goal");
+        let mut units = Vec::new();
+        w.units_in(id, &mut units);
+        let speed = units
+            .iter()
+            .filter_map(|&u| w.unit(u))
+            .map(|u| u.body.max_speed)
+            .fold(f32::INFINITY, f32::min);
+        walk = walk.max((goal - start).length() / speed);
+        goals.push(goal);
+    }
+    let moved = goals
+        .iter()
+        .filter(|g| (**g - Vec2::new(80.0, 80.0)).length() > 0.1)
+        .count();
+    assert_eq!(
+        moved,
+        goals.len() - 1,
+        "one formation keeps the point: {goals:?}"
+    );
+    let total = runner.duration();
+    runner.run(total - 1, |_| {}).expect("run");
+    let r = runner.report();
+    eprintln!("rally: walk {walk:.1} s: {}", r.to_json());
+    assert_eq!(r.arrived, r.units, "{r:?}");
+    assert_eq!(r.stuck, 0, "{r:?}");
+    assert_eq!(r.penetrations, 0, "{r:?}");
+    assert!(r.max_overlap_depth <= 0.05, "{r:?}");
+    let t = r.time_to_arrive.expect("arrived");
+    assert!(
+        t <= 1.5 * f64::from(walk),
+        "{t:.1} s against 1.5 × {walk:.1} s"
+    );
+    // Settled: nobody shuffles on the spot.
+    let (mean, most) = speeds(runner.world());
+    assert!(mean < 0.005 && most < 0.05, "speeds {mean} {most}");
+    // Each on ground of its own: units of two formations stand the gap apart.
+    let w = runner.world();
+    let placed: Vec<(FormationId, Vec2)> = w
+        .units()
+        .filter_map(|(_, u)| {
+            let mut top = u.formation?;
+            while let Some(p) = w.formation(top)?.parent {
+                top = p;
+            }
+            Some((top, u.body.position))
+        })
+        .collect();
+    for (i, &(fa, a)) in placed.iter().enumerate() {
+        for &(fb, b) in &placed[i + 1..] {
+            if fa != fb {
+                let d = (a - b).length() - 2.0 * RADIUS;
+                assert!(d >= gap - 0.1, "units of two formations {d:.2} m apart");
+            }
+        }
+    }
+}
+
+/// The same orders with goals not spread: the formations walk to the same slots and never
+/// settle (what the spreading is for).
+#[test]
+fn without_spread_goals_formations_ordered_to_one_point_never_settle() {
+    let mut built = rally();
+    let settings = WorldSettings {
+        spread_goals: false,
+        ..built.world.settings().clone()
+    };
+    built.world.set_settings(settings).expect("settings");
+    let mut runner = Runner::new(built, false);
+    runner.run(runner.duration(), |_| {}).expect("run");
+    let r = runner.report();
+    let (mean, _) = speeds(runner.world());
+    assert!(r.arrived < r.units / 2, "{r:?}");
+    assert!(mean > 0.1, "mean speed {mean}");
+}
+
+/// Adds a squad of 16 in a box at `at` facing east.
+fn squad(world: &mut World, at: Vec2) -> (FormationId, Vec<UnitId>) {
+    let f = world
+        .add_formation(
+            FormationSpec {
+                pattern: Pattern::for_radius(PatternKind::Box, RADIUS),
+                ..FormationSpec::default()
+            },
+            None,
+            at,
+            Vec2::X,
+        )
+        .expect("formation");
+    let mut units = Vec::new();
+    for i in 0..16 {
+        let p = at + Vec2::new((i % 4) as f32 * 1.5 - 2.25, (i / 4) as f32 * 1.5 - 2.25);
+        let u = world
+            .add_unit(Body::new(p, RADIUS, 1.3, 8.0).expect("body"))
+            .expect("unit");
+        world.add_member(f, Member::Unit(u)).expect("member");
+        units.push(u);
+    }
+    (f, units)
+}
+
+fn open_world() -> World {
+    World::new(
+        Map::with_bounds(Vec2::ZERO, Vec2::splat(120.0)),
+        WorldSettings::default(),
+        1,
+    )
+    .expect("world")
+}
+
+/// A squad ordered onto one standing there stands beside it, on the side it comes from, and
+/// both settle; the standing one ends where it stood (its members step aside for the
+/// arriving squad's lane, as standing formations do for any mover, and step back).
+#[test]
+fn a_squad_ordered_onto_a_standing_one_stands_beside_it() {
+    let mut world = open_world();
+    let (_, standing) = squad(&mut world, Vec2::new(60.0, 60.0));
+    let (mover, units) = squad(&mut world, Vec2::new(20.0, 60.0));
+    let before: Vec<Vec2> = standing
+        .iter()
+        .map(|&u| world.unit(u).expect("unit").body.position)
+        .collect();
+    world
+        .order(mover, Order::move_to(Vec2::new(60.0, 60.0)))
+        .expect("order");
+    world.step(DT);
+    let goal = world.formation(mover).and_then(|f| f.goal).expect("goal");
+    assert!(goal.x < 60.0 - 5.5 - 1.5 + 0.01, "{goal}");
+    for _ in 0..1200 {
+        world.step(DT);
+    }
+    for (&u, &p) in standing.iter().zip(&before) {
+        let unit = world.unit(u).expect("unit");
+        let moved = (unit.body.position - p).length();
+        assert!(moved < 0.25, "a standing unit moved {moved} m");
+        assert!(unit.body.velocity.length() < 0.05);
+    }
+    for &u in &units {
+        let unit = world.unit(u).expect("unit");
+        let t = unit.slot_target.expect("slot");
+        assert!((t.position - unit.body.position).length() < 0.05);
+        assert!(unit.body.velocity.length() < 0.05);
+        for &s in &standing {
+            let d = (world.unit(s).expect("unit").body.position - unit.body.position).length();
+            assert!(d > 2.0 * RADIUS + 1.0, "{d}");
+        }
+    }
+}
+
+/// Two squads ordered to each other's places in one tick swap them; two standing on each
+/// other's ground ordered to move alike keep their places relative to each other; a third
+/// ordered onto their goals finds ground of its own: goals are moved only off ground another
+/// formation claims, and not apart from formations moved with them.
+#[test]
+fn swaps_and_moves_together_keep_their_goals() {
+    let mut world = open_world();
+    let (a, _) = squad(&mut world, Vec2::new(30.0, 60.0));
+    let (b, _) = squad(&mut world, Vec2::new(90.0, 60.0));
+    world
+        .order(a, Order::move_to(Vec2::new(90.0, 60.0)))
+        .expect("order");
+    world
+        .order(b, Order::move_to(Vec2::new(30.0, 60.0)))
+        .expect("order");
+    // Overlapping by 1.5 m, both ordered 80 m north.
+    let (c, _) = squad(&mut world, Vec2::new(30.0, 15.0));
+    let (d, _) = squad(&mut world, Vec2::new(34.0, 15.0));
+    let (e, _) = squad(&mut world, Vec2::new(90.0, 15.0));
+    for (f, goal) in [(c, (30.0, 95.0)), (d, (34.0, 95.0)), (e, (32.0, 95.0))] {
+        world
+            .order(f, Order::move_to(Vec2::new(goal.0, goal.1)))
+            .expect("order");
+    }
+    world.step(DT);
+    let goal = |f| world.formation(f).and_then(|f| f.goal).expect("goal");
+    assert_eq!(goal(a), Vec2::new(90.0, 60.0));
+    assert_eq!(goal(b), Vec2::new(30.0, 60.0));
+    assert_eq!(goal(c), Vec2::new(30.0, 95.0));
+    assert_eq!(goal(d), Vec2::new(34.0, 95.0));
+    let ge = goal(e);
+    assert!(
+        (ge.x - 32.0).abs() >= 5.5 + 1.5 - 0.01 || (ge.y - 95.0).abs() >= 5.5 + 1.5 - 0.01,
+        "{ge}"
+    );
+}
