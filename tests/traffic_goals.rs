@@ -42,39 +42,24 @@ fn speeds(world: &World) -> (f32, f32) {
 }
 
 /// Six squads of 16 and 24 singles ordered to one point (`scenarios/traffic/rally.ron`): every
-/// unit arrives on its slot and stands still, each formation on ground of its own at least
-/// the settings' gap from every other's, with no overlap, nobody stuck, in no more than 1.5 ×
-/// the longest straight walk to the goal a formation was given.
+/// formation but the first is given ground of its own, every unit arrives on its slot and
+/// stands still, each formation at least the settings' gap from every other, with no overlap
+/// and nobody stuck. (`tests/traffic.rs` holds the rally to the traffic scenarios' time
+/// limit.)
 #[test]
 fn formations_ordered_to_one_point_stand_side_by_side_and_settle() {
     let built = rally();
     let gap = built.world.settings().goal_gap;
-    let starts: Vec<(FormationId, Vec2, f32)> = roots(&built.world)
-        .into_iter()
-        .filter_map(|id| {
-            let f = built.world.formation(id)?;
-            Some((id, f.anchor.position, 0.0))
-        })
-        .collect();
+    let roots = roots(&built.world);
     let mut runner = Runner::new(built, false);
     runner.step().expect("tick");
-    // The goals given: all different, and a formation's top speed for the walk.
-    let mut goals = Vec::new();
-    let mut walk: f32 = 0.0;
-    for &(id, start, _) in &starts {
-        let w = runner.world();
-        let f = w.formation(id).expect("formation");
-        let goal = f.goal.expect("a goal");
-        let mut units = Vec::new();
-        w.units_in(id, &mut units);
-        let speed = units
-            .iter()
-            .filter_map(|&u| w.unit(u))
-            .map(|u| u.body.max_speed)
-            .fold(f32::INFINITY, f32::min);
-        walk = walk.max((goal - start).length() / speed);
-        goals.push(goal);
-    }
+    let goals: Vec<Vec2> = roots
+        .iter()
+        .map(|&id| {
+            let f = runner.world().formation(id).expect("formation");
+            f.goal.expect("a goal")
+        })
+        .collect();
     let moved = goals
         .iter()
         .filter(|g| (**g - Vec2::new(80.0, 80.0)).length() > 0.1)
@@ -87,16 +72,11 @@ fn formations_ordered_to_one_point_stand_side_by_side_and_settle() {
     let total = runner.duration();
     runner.run(total - 1, |_| {}).expect("run");
     let r = runner.report();
-    eprintln!("rally: walk {walk:.1} s: {}", r.to_json());
+    eprintln!("rally: {}", r.to_json());
     assert_eq!(r.arrived, r.units, "{r:?}");
     assert_eq!(r.stuck, 0, "{r:?}");
     assert_eq!(r.penetrations, 0, "{r:?}");
     assert!(r.max_overlap_depth <= 0.05, "{r:?}");
-    let t = r.time_to_arrive.expect("arrived");
-    assert!(
-        t <= 1.5 * f64::from(walk),
-        "{t:.1} s against 1.5 × {walk:.1} s"
-    );
     // Settled: nobody shuffles on the spot.
     let (mean, most) = speeds(runner.world());
     assert!(mean < 0.005 && most < 0.05, "speeds {mean} {most}");
@@ -248,4 +228,199 @@ fn swaps_and_moves_together_keep_their_goals() {
         (ge.x - 32.0).abs() >= 5.5 + 1.5 - 0.01 || (ge.y - 95.0).abs() >= 5.5 + 1.5 - 0.01,
         "{ge}"
     );
+}
+
+/// Two platoons (a line of two squads of two fire teams each) ordered to one point from 30 m
+/// apart: the second stands beside the first, facing the same way, on ground inside the map;
+/// everyone arrives and settles.
+#[test]
+fn two_platoons_ordered_to_one_point_stand_side_by_side_facing_alike() {
+    let platoon = |name: &str, y: f32| {
+        format!(
+            r#"(name: "{name}", pattern: Kind(Line), position: (20.0, {y:.1}), facing: (1.0, 0.0),
+                children: [
+                    (name: "1st", pattern: Kind(Column), children: [
+                        (name: "a", pattern: Kind(Wedge), units: 4, template: "rifleman"),
+                        (name: "b", pattern: Kind(Wedge), units: 4, template: "rifleman"),
+                    ]),
+                    (name: "2nd", pattern: Kind(Column), children: [
+                        (name: "a", pattern: Kind(Wedge), units: 4, template: "rifleman"),
+                        (name: "b", pattern: Kind(Wedge), units: 4, template: "rifleman"),
+                    ]),
+                ]),"#
+        )
+    };
+    let text = format!(
+        r#"(name: "two platoons", seed: 5, dt: 0.1, duration: 1200,
+            map: (min: (0.0, 0.0), max: (120.0, 80.0)),
+            templates: {{ "rifleman": (radius: 0.5, max_speed: 3.2, max_force: 7.0) }},
+            formations: [{}{}],
+            timeline: [
+                (tick: 0, formation: "first", order: MoveTo(goal: (90.0, 40.0))),
+                (tick: 0, formation: "second", order: MoveTo(goal: (90.0, 40.0))),
+            ])"#,
+        platoon("first", 40.0),
+        platoon("second", 10.0)
+    );
+    let scenario =
+        cohort_demos::scenario::Scenario::from_ron_str(&text, "two_platoons").expect("scenario");
+    let built = scenario
+        .validate("two_platoons", &[])
+        .and_then(|l| l.build())
+        .expect("built");
+    let roots = roots(&built.world);
+    let mut runner = Runner::new(built, false);
+    runner.run(runner.duration(), |_| {}).expect("run");
+    let r = runner.report();
+    assert_eq!(r.arrived, r.units, "{r:?}");
+    assert_eq!(r.penetrations, 0, "{r:?}");
+    let w = runner.world();
+    let facing: Vec<Vec2> = roots
+        .iter()
+        .map(|&id| w.formation(id).expect("formation").anchor.orientation)
+        .collect();
+    assert!(facing[0].dot(facing[1]) > 0.999, "{facing:?}");
+    let (mean, most) = speeds(w);
+    assert!(mean < 0.005 && most < 0.05, "speeds {mean} {most}");
+    for (_, u) in w.units() {
+        let p = u.body.position;
+        assert!(p.x > 0.5 && p.y > 0.5 && p.x < 119.5 && p.y < 79.5, "{p}");
+    }
+}
+
+/// A squad ordered onto one filling a small map, where no free ground lies inside the map:
+/// it keeps the goal it was given rather than stand partly off the map.
+#[test]
+fn no_place_off_the_map() {
+    let mut world = World::new(
+        Map::with_bounds(Vec2::ZERO, Vec2::splat(18.0)),
+        WorldSettings::default(),
+        1,
+    )
+    .expect("world");
+    squad(&mut world, Vec2::new(9.0, 9.0));
+    let (b, _) = squad(&mut world, Vec2::new(9.0, 15.0));
+    world
+        .order(b, Order::move_to(Vec2::new(9.0, 9.0)))
+        .expect("order");
+    world.step(DT);
+    let goal = world.formation(b).and_then(|f| f.goal).expect("goal");
+    assert_eq!(goal, Vec2::new(9.0, 9.0));
+}
+
+/// Four squads rallied and settled, then ordered to the same point again (in the other
+/// order): each keeps the ground it stands on.
+#[test]
+fn a_repeated_order_leaves_settled_formations_where_they_stand() {
+    let mut world = open_world();
+    let starts = [(20.0, 20.0), (100.0, 20.0), (20.0, 100.0), (100.0, 100.0)];
+    let squads: Vec<FormationId> = starts
+        .iter()
+        .map(|&(x, y)| squad(&mut world, Vec2::new(x, y)).0)
+        .collect();
+    let point = Vec2::new(60.0, 60.0);
+    for &f in &squads {
+        world.order(f, Order::move_to(point)).expect("order");
+    }
+    for _ in 0..1500 {
+        world.step(DT);
+    }
+    let goals = |w: &World| -> Vec<Vec2> {
+        squads
+            .iter()
+            .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
+            .collect()
+    };
+    let before = goals(&world);
+
+    let positions: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
+    for &f in squads.iter().rev() {
+        world.order(f, Order::move_to(point)).expect("order");
+    }
+    world.step(DT);
+    for (g, b) in goals(&world).into_iter().zip(&before) {
+        assert!((g - *b).length() < 0.01, "{g} {b}");
+    }
+    for _ in 0..300 {
+        world.step(DT);
+    }
+    for ((_, u), p) in world.units().zip(positions) {
+        assert!((u.body.position - p).length() < 0.05);
+    }
+}
+
+/// Squads ordered onto a point on the map's edge, and onto one against a building, stand
+/// side by side there (the lattice is laid round the nearest point a unit can stand on).
+#[test]
+fn goals_on_the_edge_and_against_a_building_are_spread() {
+    let mut map = Map::with_bounds(Vec2::ZERO, Vec2::splat(120.0));
+    map.polygons.push(cohort::pathing::PolygonObstacle {
+        points: vec![
+            Vec2::new(50.0, 80.0),
+            Vec2::new(70.0, 80.0),
+            Vec2::new(70.0, 100.0),
+            Vec2::new(50.0, 100.0),
+        ],
+    });
+    let mut world = World::new(map, WorldSettings::default(), 1).expect("world");
+    let edge: Vec<FormationId> = [20.0, 100.0]
+        .into_iter()
+        .map(|x| squad(&mut world, Vec2::new(x, 20.0)).0)
+        .collect();
+    let wall: Vec<FormationId> = [20.0, 100.0]
+        .into_iter()
+        .map(|x| squad(&mut world, Vec2::new(x, 60.0)).0)
+        .collect();
+    for &f in &edge {
+        world
+            .order(f, Order::move_to(Vec2::new(60.0, -5.0)))
+            .expect("order");
+    }
+    for &f in &wall {
+        world
+            .order(f, Order::move_to(Vec2::new(60.0, 80.0)))
+            .expect("order");
+    }
+    world.step(DT);
+    for pair in [&edge, &wall] {
+        let g: Vec<Vec2> = pair
+            .iter()
+            .map(|&f| world.formation(f).and_then(|f| f.goal).expect("goal"))
+            .collect();
+        assert!((g[0] - g[1]).length() > 5.5, "{g:?}");
+    }
+}
+
+/// A formation ordered twice in one tick claims only its last goal, and one ordered to
+/// move and then halted in the same tick claims where it stands.
+#[test]
+fn only_the_last_order_of_a_tick_claims_ground() {
+    let mut world = open_world();
+    let (a, _) = squad(&mut world, Vec2::new(60.0, 60.0));
+    let (b, _) = squad(&mut world, Vec2::new(20.0, 20.0));
+    let (c, _) = squad(&mut world, Vec2::new(100.0, 20.0));
+    let (d, _) = squad(&mut world, Vec2::new(100.0, 100.0));
+    // a: to (30, 100), then on to (90, 100); b to (30, 100): free by then.
+    world
+        .order(a, Order::move_to(Vec2::new(30.0, 100.0)))
+        .expect("order");
+    world
+        .order(a, Order::move_to(Vec2::new(90.0, 60.0)))
+        .expect("order");
+    world
+        .order(b, Order::move_to(Vec2::new(30.0, 100.0)))
+        .expect("order");
+    // c: to (60, 20), then halted where it stands; d to (100, 20), where c still stands.
+    world
+        .order(c, Order::move_to(Vec2::new(60.0, 20.0)))
+        .expect("order");
+    world.order(c, Order::Halt).expect("order");
+    world
+        .order(d, Order::move_to(Vec2::new(100.0, 20.0)))
+        .expect("order");
+    world.step(DT);
+    let goal = |f| world.formation(f).and_then(|f| f.goal);
+    assert_eq!(goal(b), Some(Vec2::new(30.0, 100.0)));
+    let gd = goal(d).expect("goal");
+    assert!((gd - Vec2::new(100.0, 20.0)).length() > 5.5, "{gd}");
 }

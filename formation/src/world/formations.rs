@@ -42,6 +42,9 @@ impl World {
                 order
             };
             self.apply_order(id, order);
+            if spread {
+                self.claim_placed(id);
+            }
         }
         self.pending = pending;
     }

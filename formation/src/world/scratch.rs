@@ -23,6 +23,11 @@ pub(crate) struct Scratch {
     pub(crate) goal_claims: super::goal_claims::GoalClaims,
     /// The formations ordered to move in the batch of orders being applied, sorted.
     pub(crate) moving_now: Vec<FormationId>,
+    /// The formation whose move was placed last, with how far its order moves it (`None`:
+    /// its goal was moved) and the goal it was given, until its claim is filed.
+    pub(crate) placed: Option<(FormationId, Option<Vec2>, Vec2)>,
+    /// Where the last move placed in the batch found its place (see `world/goal_claims.rs`).
+    pub(crate) ring_hint: Option<super::goal_claims::RingHint>,
     /// The separation sweep's radii and sums in the neighbour search's order.
     pub(crate) sweep_buffers: super::separation::SweepBuffers,
     /// Per top-level formation (by its place among the roots): whether it opens a lane

@@ -1,3 +1,4 @@
+use super::ground::{MOST_RINGS, TOLERANCE, ring};
 use super::*;
 use proptest::prelude::*;
 use slotmap::SlotMap;
@@ -114,26 +115,39 @@ proptest! {
         prop_assert_eq!(claims.overlaps((me, None), &wanted, 0.0), sharing);
         // Only places west of the "wall" are usable.
         let usable = |p: Vec2| p.x < wall;
-        match claims.free_place((me, None), (wanted, Vec2::new(0.0, -50.0)), usable) {
-            Some(p) => {
+        let from = Vec2::new(0.0, -50.0);
+        match claims.free_place((me, None), (wanted, wanted.centre, from), 1, usable) {
+            Some((p, k)) => {
                 prop_assert!(sharing);
                 prop_assert!(usable(p));
                 prop_assert!(!scan(&wanted.at(p)));
+                prop_assert!((1..=MOST_RINGS).contains(&k));
             }
             None => {
                 if sharing {
-                    // Every place of the finest lattice is taken or unusable.
+                    // Every place of the first rings is taken or unusable.
                     let across = 2.0 * wanted.half.y + 0.5;
                     let along = 2.0 * wanted.half.x + 0.5;
                     let right = -wanted.facing.perp();
-                    for (i, j) in lattice(|_| 0.0) {
-                        let at = wanted.centre + right * (i as f32 * across) + wanted.facing * (j as f32 * along);
-                        prop_assert!(!usable(at) || scan(&wanted.at(at)));
+                    let mut places = [(0.0f32, 0i32, 0i32); 8 * MOST_RINGS as usize];
+                    for k in 1..=3 {
+                        let n = ring(k, |_| 0.0, &mut places);
+                        for &(_, i, j) in &places[..n] {
+                            let at = wanted.centre + right * (i as f32 * across) + wanted.facing * (j as f32 * along);
+                            prop_assert!(!usable(at) || scan(&wanted.at(at)));
+                        }
                     }
                 }
             }
         }
     }
+}
+
+/// The first place free of claims, ring by ring, for formation `owner` coming from `from`.
+fn place(claims: &GoalClaims, owner: FormationId, wanted: Footprint, from: Vec2) -> Option<Vec2> {
+    claims
+        .free_place((owner, None), (wanted, wanted.centre, from), 1, |_| true)
+        .map(|(p, _)| p)
 }
 
 #[test]
@@ -146,44 +160,61 @@ fn a_formation_ordered_onto_another_stands_beside_it_on_its_own_side() {
     claims.add(owners[0], first, None);
     // The same ordered there, coming from the south-west: the first ring's place nearest
     // its way, south-west of the first (2.5 m deep and 4.5 m wide steps).
-    let place = claims
-        .free_place((owners[1], None), (first, Vec2::new(-30.0, -40.0)), |_| {
-            true
-        })
-        .expect("a place");
-    assert!((place - Vec2::new(-2.5, -4.5)).length() < 1e-4, "{place}");
-    claims.add(owners[1], first.at(place), None);
+    let p = place(&claims, owners[1], first, Vec2::new(-30.0, -40.0)).expect("a place");
+    assert!((p - Vec2::new(-2.5, -4.5)).length() < 1e-4, "{p}");
+    claims.add(owners[1], first.at(p), None);
     // Another from the north: north of the first.
-    let place = claims
-        .free_place((owners[2], None), (first, Vec2::new(0.0, 50.0)), |_| true)
-        .expect("a place");
-    assert!((place - Vec2::new(0.0, 4.5)).length() < 1e-4, "{place}");
+    let p = place(&claims, owners[2], first, Vec2::new(0.0, 50.0)).expect("a place");
+    assert!((p - Vec2::new(0.0, 4.5)).length() < 1e-4, "{p}");
     // One for which the first ring is unusable: the second ring.
-    let place = claims
-        .free_place((owners[3], None), (first, Vec2::new(0.0, 50.0)), |p| {
-            p.length() > 6.0
-        })
+    let (p, k) = claims
+        .free_place(
+            (owners[3], None),
+            (first, Vec2::ZERO, Vec2::new(0.0, 50.0)),
+            1,
+            |p| p.length() > 6.0,
+        )
         .expect("a place");
-    assert!((place - Vec2::new(0.0, 9.0)).length() < 1e-4, "{place}");
-    // Its own claim is no obstacle to a formation.
-    assert!(
-        claims
-            .free_place((owners[0], None), (first, Vec2::ZERO), |_| true)
-            .is_none()
-    );
+    assert!((p - Vec2::new(0.0, 9.0)).length() < 1e-4, "{p}");
+    assert_eq!(k, 2);
+    // Starting from the third ring skips the second.
+    let (_, k) = claims
+        .free_place(
+            (owners[3], None),
+            (first, Vec2::ZERO, Vec2::ZERO),
+            3,
+            |_| true,
+        )
+        .expect("a place");
+    assert_eq!(k, 3);
+    // Its own claim is no obstacle to a formation; a withdrawn claim is none to anyone.
+    assert!(place(&claims, owners[0], first, Vec2::ZERO).is_none());
+    claims.remove(owners[0]);
+    claims.remove(owners[1]);
+    assert!(place(&claims, owners[3], first, Vec2::ZERO).is_none());
+    assert_eq!(claims.len(), 0);
 }
 
 #[test]
-fn the_lattice_goes_ring_by_ring_nearer_side_first() {
-    let places = lattice(|(i, j)| ((i - 10) * (i - 10) + j * j) as f32);
-    assert_eq!(&places[..3], &[(1, 0), (1, -1), (1, 1)]);
-    let ring = |&(i, j): &(i32, i32)| i.abs().max(j.abs());
-    assert!(places.windows(2).all(|w| ring(&w[0]) <= ring(&w[1])));
-    assert_eq!(places.len(), PLACES);
-    let mut sorted = places.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
-    assert_eq!(sorted.len(), PLACES);
+fn a_ring_holds_its_places_once_each_nearer_side_first() {
+    let mut places = [(0.0f32, 0i32, 0i32); 8 * MOST_RINGS as usize];
+    let n = ring(
+        1,
+        |(i, j)| ((i - 10) * (i - 10) + j * j) as f32,
+        &mut places,
+    );
+    assert_eq!(n, 8);
+    let first: Vec<(i32, i32)> = places[..3].iter().map(|p| (p.1, p.2)).collect();
+    assert_eq!(first, vec![(1, 0), (1, -1), (1, 1)]);
+    for k in 1..=MOST_RINGS {
+        let n = ring(k, |_| 0.0, &mut places);
+        assert_eq!(n, 8 * k as usize);
+        let mut cells: Vec<(i32, i32)> = places[..n].iter().map(|p| (p.1, p.2)).collect();
+        assert!(cells.iter().all(|&(i, j)| i.abs().max(j.abs()) == k));
+        cells.sort_unstable();
+        cells.dedup();
+        assert_eq!(cells.len(), n);
+    }
 }
 
 #[test]
@@ -212,23 +243,29 @@ fn formations_moved_alike_keep_their_places_relative_to_each_other() {
     let a = ground(300.0, 0.0, 0.0, 1.0, 2.0);
     let b = ground(300.5, 1.0, 0.0, 1.0, 2.0);
     claims.add(owners[0], a, shift);
-    assert!(
+    let free = |claims: &GoalClaims, owner, shift, g: Footprint| {
         claims
-            .free_place((owners[1], shift), (b, Vec2::ZERO), |_| true)
-            .is_none()
-    );
+            .free_place((owner, shift), (g, g.centre, Vec2::ZERO), 1, |_| true)
+            .map(|(p, _)| p)
+    };
+    assert!(free(&claims, owners[1], shift, b).is_none());
     // Ordered by another move, the second finds ground of its own.
     let other = Some(Vec2::new(280.0, 0.0));
-    let place = claims
-        .free_place((owners[1], other), (b, Vec2::ZERO), |_| true)
-        .expect("a place");
-    assert!(!a.overlaps(&b.at(place), 1.5 - TOLERANCE));
+    let p = free(&claims, owners[1], other, b).expect("a place");
+    assert!(!a.overlaps(&b.at(p), 1.5 - TOLERANCE));
+    // Far from the origin, coordinates are coarser: the same move still counts as alike.
+    let far = Some(Vec2::new(300_000.0, 0.0));
+    let mut wide = GoalClaims::default();
+    wide.clear(1.5);
+    let off = Vec2::new(299_700.0, 0.0);
+    wide.add(
+        owners[0],
+        a.at(a.centre + off),
+        far.map(|s| s + Vec2::new(0.0, 0.004)),
+    );
+    assert!(free(&wide, owners[1], far, b.at(b.centre + off)).is_none());
     // A standing formation's ground is never passed over.
     claims.add(owners[2], ground(0.0, 50.0, 0.0, 1.0, 1.0), None);
     let onto = ground(0.0, 50.0, 0.0, 1.0, 1.0);
-    assert!(
-        claims
-            .free_place((owners[1], shift), (onto, Vec2::ZERO), |_| true)
-            .is_some()
-    );
+    assert!(free(&claims, owners[1], shift, onto).is_some());
 }
