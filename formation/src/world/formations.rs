@@ -96,12 +96,7 @@ impl World {
                 } else {
                     // The anchor is put at the goal at once: never off the map (where no later
                     // path could start), however far the goal.
-                    let (lo, hi) = self.terrain.bounds();
-                    let goal = if lo.x <= hi.x && lo.y <= hi.y {
-                        goal.clamp(lo, hi)
-                    } else {
-                        goal
-                    };
+                    let goal = self.terrain.clamp_to_map(goal);
                     let from = f.anchor.position;
                     let dir = f
                         .goal_facing

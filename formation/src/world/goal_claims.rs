@@ -270,12 +270,7 @@ impl World {
         if half == Vec2::ZERO {
             return None;
         }
-        let (lo, hi) = self.terrain.bounds();
-        let at = if lo.x <= hi.x && lo.y <= hi.y {
-            goal.clamp(lo, hi)
-        } else {
-            goal
-        };
+        let at = self.terrain.clamp_to_map(goal);
         let from = f.anchor.position;
         let dir = facing
             .and_then(|v| v.try_normalize())

@@ -195,6 +195,16 @@ impl Terrain {
         self.map.bounds()
     }
 
+    /// `p` moved onto the map where it lies off it (as it is when the map has no area).
+    pub(crate) fn clamp_to_map(&self, p: Vec2) -> Vec2 {
+        let (lo, hi) = self.bounds();
+        if lo.x <= hi.x && lo.y <= hi.y {
+            p.clamp(lo, hi)
+        } else {
+            p
+        }
+    }
+
     /// Whether a disc of `radius` can move straight from `a` to `b`.
     pub fn line_of_sight(&self, a: Vec2, b: Vec2, radius: f32) -> bool {
         self.map.line_of_sight(a, b, radius)
