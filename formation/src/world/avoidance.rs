@@ -198,6 +198,21 @@ impl AvoidanceInput<'_> {
         group == NO_GROUP || self.in_traffic.get(group as usize).copied().unwrap_or(true)
     }
 
+    /// Whether unit `i` is settling onto a slot that stands still: within its radius of it.
+    fn settling(&self, i: usize) -> bool {
+        match (
+            self.goals.get(i),
+            self.positions.get(i),
+            self.radii.get(i),
+            self.headings.get(i),
+        ) {
+            (Some(&(goal, _)), Some(&p), Some(&r), Some(&Heading::StillSlot)) => {
+                (goal - p).length_squared() < r * r
+            }
+            _ => false,
+        }
+    }
+
     /// Whether unit `i` is a single: its avoidance group has no other unit (false when the
     /// groups' sizes are not known this tick).
     fn is_single(&self, i: usize) -> bool {
@@ -253,18 +268,6 @@ impl AvoidanceInput<'_> {
                     STRAY_SPEED
                 };
                 (goal - start).clamp_length_max(speed * body.max_speed)
-            }
-            // A unit settling onto a slot that stands still, within its radius of it, prefers
-            // no more than the speed that takes it there in the preference time: the steering
-            // force, scaled up to a whole velocity, asked for the top speed a few centimetres
-            // from the slot, and against a neighbouring formation's units standing a couple
-            // of metres off, the choice turned that into a sideways velocity every tick, on
-            // the spot.
-            (false, Some(&(goal, _)))
-                if self.headings.get(i) == Some(&Heading::StillSlot)
-                    && (goal - start).length_squared() < body.radius * body.radius =>
-            {
-                preferred.clamp_length_max((goal - start).length() / PREFERENCE_TIME)
             }
             _ => preferred,
         };
@@ -332,6 +335,26 @@ impl AvoidanceInput<'_> {
                 }),
             },
         }
+        // A unit settling onto a slot that stands still (within its radius of it), among units
+        // all settling so, prefers no more than the speed that takes it there in the
+        // preference time: the steering force, scaled up to a whole velocity, asked for the
+        // top speed a few centimetres from the slot, and against a neighbouring formation's
+        // units standing a couple of metres off, the choice turned that into a sideways
+        // velocity every tick, on the spot. (With anyone near on the way somewhere, it keeps
+        // the whole preference: standing units it makes step aside readily let stragglers
+        // through a gap's mouth, where units held to their slots locked them out.)
+        let preferred = if !strays
+            && self.settling(i)
+            && nearest.iter().all(|k| self.settling(k.index() as usize))
+        {
+            let to_goal = self
+                .goals
+                .get(i)
+                .map_or(0.0, |&(goal, _)| (goal - start).length());
+            preferred.clamp_length_max(to_goal / PREFERENCE_TIME)
+        } else {
+            preferred
+        };
         // Of two single strays pressing past each other (each standing where the other's way
         // goes on), the first by key walks on and the other steps aside for it: both
         // pressing, they shuffled round each other for many seconds in a packed crowd.
