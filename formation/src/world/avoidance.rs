@@ -335,26 +335,6 @@ impl AvoidanceInput<'_> {
                 }),
             },
         }
-        // A unit settling onto a slot that stands still (within its radius of it), among units
-        // all settling so, prefers no more than the speed that takes it there in the
-        // preference time: the steering force, scaled up to a whole velocity, asked for the
-        // top speed a few centimetres from the slot, and against a neighbouring formation's
-        // units standing a couple of metres off, the choice turned that into a sideways
-        // velocity every tick, on the spot. (With anyone near on the way somewhere, it keeps
-        // the whole preference: standing units it makes step aside readily let stragglers
-        // through a gap's mouth, where units held to their slots locked them out.)
-        let preferred = if !strays
-            && self.settling(i)
-            && nearest.iter().all(|k| self.settling(k.index() as usize))
-        {
-            let to_goal = self
-                .goals
-                .get(i)
-                .map_or(0.0, |&(goal, _)| (goal - start).length());
-            preferred.clamp_length_max(to_goal / PREFERENCE_TIME)
-        } else {
-            preferred
-        };
         // Of two single strays pressing past each other (each standing where the other's way
         // goes on), the first by key walks on and the other steps aside for it: both
         // pressing, they shuffled round each other for many seconds in a packed crowd.
@@ -385,6 +365,26 @@ impl AvoidanceInput<'_> {
                 return strays.then_some((preferred, None));
             }
         }
+        // A unit settling onto a slot that stands still (within its radius of it), among units
+        // all settling so, prefers no more than the speed that takes it there in the
+        // preference time: the steering force, scaled up to a whole velocity, asked for the
+        // top speed a few centimetres from the slot, and against a neighbouring formation's
+        // units standing a couple of metres off, the choice turned that into a sideways
+        // velocity every tick, on the spot. (With anyone near on the way somewhere, it keeps
+        // the whole preference: standing units it makes step aside readily let stragglers
+        // through a gap's mouth, where units held to their slots locked them out.)
+        let preferred = if !strays
+            && self.settling(i)
+            && nearest.iter().all(|k| self.settling(k.index() as usize))
+        {
+            let to_goal = self
+                .goals
+                .get(i)
+                .map_or(0.0, |&(goal, _)| (goal - start).length());
+            preferred.clamp_length_max(to_goal / PREFERENCE_TIME)
+        } else {
+            preferred
+        };
         let speed = preferred.length();
         let heading = if speed > 1e-6 {
             preferred / speed
