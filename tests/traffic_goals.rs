@@ -424,3 +424,24 @@ fn only_the_last_order_of_a_tick_claims_ground() {
     let gd = goal(d).expect("goal");
     assert!((gd - Vec2::new(100.0, 20.0)).length() > 5.5, "{gd}");
 }
+
+/// A squad standing on a point, ordered onto it and then elsewhere in one tick, does not keep
+/// the point: only its last order counts, and a squad ordered onto the point takes it.
+#[test]
+fn a_formation_ordered_away_in_the_same_tick_leaves_its_ground() {
+    let mut world = open_world();
+    let (a, _) = squad(&mut world, Vec2::new(60.0, 60.0));
+    let (b, _) = squad(&mut world, Vec2::new(20.0, 60.0));
+    world
+        .order(a, Order::move_to(Vec2::new(60.0, 60.0)))
+        .expect("order");
+    world
+        .order(a, Order::move_to(Vec2::new(100.0, 100.0)))
+        .expect("order");
+    world
+        .order(b, Order::move_to(Vec2::new(60.0, 60.0)))
+        .expect("order");
+    world.step(DT);
+    let goal = |f| world.formation(f).and_then(|f| f.goal);
+    assert_eq!(goal(b), Some(Vec2::new(60.0, 60.0)));
+}

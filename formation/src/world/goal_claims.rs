@@ -44,13 +44,15 @@ mod ground;
 pub(crate) use ground::{Footprint, GoalClaims};
 
 /// Where the last placed formation found its place, for the next one of the batch ordered
-/// to the same goal in the same size and facing: the ring to start from (every nearer ring
-/// was full for it, and claims are only added), so a crowd ordered to one point is placed in
-/// time proportional to its number times a ring's places, not to its number squared.
+/// to the same goal in the same size, facing and unit radius with no claim withdrawn since:
+/// the ring to start from (every nearer ring was full for it, and only claims were added
+/// since), so a crowd ordered to one point is placed in time proportional to its number times
+/// a ring's places, not to its number squared.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct RingHint {
-    /// The ordered goal, the placed formation's facing and half size.
-    key: (Vec2, Vec2, Vec2),
+    /// The ordered goal, the placed formation's facing, half size and unit radius, and the
+    /// claims withdrawn before it was placed.
+    key: (Vec2, Vec2, Vec2, f32, u32),
     /// The ring its place was found in.
     ring: i32,
 }
@@ -88,12 +90,19 @@ impl World {
             }
         }
         // The last move of each formation ordered onto its own ground.
+        let mut seen = std::mem::take(&mut self.scratch.moving_seen);
+        seen.clear();
+        seen.resize(moving.len(), false);
         for (id, order) in pending.iter().rev() {
             let Order::MoveTo { goal, facing, .. } = order else {
                 continue;
             };
-            if claims.has(*id) || moving.binary_search(id).is_err() {
+            let Ok(k) = moving.binary_search(id) else {
                 continue;
+            };
+            match seen.get_mut(k) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
             }
             let own = self.standing_ground(*id);
             let wanted = self.wanted_ground(*id, *goal, *facing, None);
@@ -105,6 +114,7 @@ impl World {
         }
         self.scratch.goal_claims = claims;
         self.scratch.moving_now = moving;
+        self.scratch.moving_seen = seen;
         self.scratch.ring_hint = None;
         true
     }
@@ -147,7 +157,8 @@ impl World {
         // (a goal on the map's edge or against an obstacle).
         let radius = self.largest_radius(id);
         let centre = self.terrain.push_out(wanted.centre, radius);
-        let key = (goal, wanted.facing, wanted.half);
+        let withdrawn = self.scratch.goal_claims.withdrawn();
+        let key = (goal, wanted.facing, wanted.half, radius, withdrawn);
         let first_ring = self
             .scratch
             .ring_hint
@@ -218,6 +229,8 @@ impl World {
             .is_some_and(|f| f.motion == Motion::Moving);
         let ends_elsewhere = given.is_some_and(|g| (g - ground.centre).length() > 0.01);
         let claims = &self.scratch.goal_claims;
+        // (Not moved alike with anyone once its path ends elsewhere than the move it shares.)
+        let shift = if ends_elsewhere { None } else { shift };
         if planned && ends_elsewhere && claims.overlaps((id, shift), &ground, 0.0) {
             let radius = self.largest_radius(id);
             let from = self
@@ -234,17 +247,6 @@ impl World {
                 ground = self.standing_ground(id).unwrap_or(ground.at(p));
             }
         }
-        let shift = if ground.centre
-            == self
-                .formations
-                .get(id)
-                .and_then(|f| f.goal)
-                .unwrap_or(ground.centre)
-        {
-            shift
-        } else {
-            None
-        };
         self.scratch.goal_claims.add(id, ground, shift);
     }
 

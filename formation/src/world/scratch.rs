@@ -23,6 +23,8 @@ pub(crate) struct Scratch {
     pub(crate) goal_claims: super::goal_claims::GoalClaims,
     /// The formations ordered to move in the batch of orders being applied, sorted.
     pub(crate) moving_now: Vec<FormationId>,
+    /// Per formation of `moving_now`: whether its last move of the batch was looked at.
+    pub(crate) moving_seen: Vec<bool>,
     /// The formation whose move was placed last, with how far its order moves it (`None`:
     /// its goal was moved) and the goal it was given, until its claim is filed.
     pub(crate) placed: Option<(FormationId, Option<Vec2>, Vec2)>,

@@ -123,6 +123,8 @@ pub(crate) struct GoalClaims {
     large: Vec<u32>,
     /// The gap claims keep between them, metres.
     gap: f32,
+    /// How many live claims were withdrawn in this batch.
+    withdrawn: u32,
 }
 
 impl GoalClaims {
@@ -137,6 +139,7 @@ impl GoalClaims {
         self.large.clear();
         self.claims.clear();
         self.by_owner.clear();
+        self.withdrawn = 0;
         self.gap = if gap.is_finite() { gap.max(0.0) } else { 0.0 };
     }
 
@@ -180,18 +183,20 @@ impl GoalClaims {
         }
     }
 
-    /// Whether formation `owner` has a claim.
-    pub(crate) fn has(&self, owner: FormationId) -> bool {
-        self.by_owner.contains_key(owner)
-    }
-
     /// Withdraws formation `owner`'s claim, if it has one.
     pub(crate) fn remove(&mut self, owner: FormationId) {
         if let Some(k) = self.by_owner.remove(owner) {
             if let Some(c) = self.claims.get_mut(k as usize) {
                 c.live = false;
+                self.withdrawn = self.withdrawn.wrapping_add(1);
             }
         }
+    }
+
+    /// How many live claims were withdrawn in this batch (a place freed: a search may no
+    /// longer start past the rings it found full).
+    pub(crate) fn withdrawn(&self) -> u32 {
+        self.withdrawn
     }
 
     /// Whether `ground` comes closer than `gap` to a claim of a formation other than
