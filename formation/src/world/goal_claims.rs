@@ -145,13 +145,15 @@ impl World {
         };
         let shift = wanted.centre - from;
         let owner = (id, Some(shift));
-        let claims = &self.scratch.goal_claims;
+        // Ground no other formation claims: the order stands (nothing more to look up).
+        let Some(first) = self.scratch.goal_claims.first_overlapped(owner, &wanted) else {
+            self.scratch.placed = Some((id, Some(shift), wanted.centre));
+            return unchanged(pattern);
+        };
         // Without a facing of its own, it lines up with the formation whose ground it was
         // ordered onto (side by side, the same way).
         if facing.and_then(|v| v.try_normalize()).is_none() {
-            if let Some(first) = claims.first_overlapped(owner, &wanted) {
-                wanted.facing = first.facing;
-            }
+            wanted.facing = first.facing;
         }
         // The lattice round the goal, or round the nearest point to it a unit can stand on
         // (a goal on the map's edge or against an obstacle).
