@@ -349,6 +349,56 @@ fn a_repeated_order_leaves_settled_formations_where_they_stand() {
     }
 }
 
+/// The rally ordered again, in the other order, while its formations walk (a player clicking
+/// the rally point once more), and again once they have settled: each of the 30 keeps the
+/// ground it was placed on, in every ring of the crowd, and nobody walks off.
+#[test]
+fn a_repeated_rally_leaves_every_ring_where_it_stands() {
+    let built = rally();
+    let roots = roots(&built.world);
+    let mut runner = Runner::new(built, false);
+    let point = Vec2::new(80.0, 80.0);
+    let goals = |w: &World| -> Vec<Vec2> {
+        roots
+            .iter()
+            .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
+            .collect()
+    };
+    runner.run(150, |_| {}).expect("run");
+    let walking = goals(runner.world());
+    for &f in roots.iter().rev() {
+        runner.order(f, Order::move_to(point)).expect("order");
+    }
+    runner.step().expect("tick");
+    for (g, b) in goals(runner.world()).into_iter().zip(&walking) {
+        assert!((g - *b).length() < 0.01, "walking: {g} {b}");
+    }
+    runner.run(750, |_| {}).expect("run");
+    let before = goals(runner.world());
+    let rings = before
+        .iter()
+        .filter(|g| (**g - point).length() > 12.0)
+        .count();
+    assert!(rings >= 6, "the crowd stands in several rings: {before:?}");
+    let positions: Vec<Vec2> = runner
+        .world()
+        .units()
+        .map(|(_, u)| u.body.position)
+        .collect();
+    for &f in roots.iter().rev() {
+        runner.order(f, Order::move_to(point)).expect("order");
+    }
+    runner.step().expect("tick");
+    for (g, b) in goals(runner.world()).into_iter().zip(&before) {
+        assert!((g - *b).length() < 0.01, "{g} {b}");
+    }
+    runner.run(300, |_| {}).expect("run");
+    for ((_, u), p) in runner.world().units().zip(positions) {
+        let d = (u.body.position - p).length();
+        assert!(d < 0.05, "a unit moved {d} m");
+    }
+}
+
 /// Squads ordered onto a point on the map's edge, and onto one against a building, stand
 /// side by side there (the lattice is laid round the nearest point a unit can stand on).
 #[test]

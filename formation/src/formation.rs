@@ -151,6 +151,21 @@ impl Default for FormationSpec {
     }
 }
 
+/// The last move a top-level formation was ordered, as the order gave it, and the ground it
+/// was placed on (see `world/goal_claims.rs`): the same order given again leaves it on that
+/// ground, however the crowd round the goal was laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct OrderedMove {
+    /// The goal the order gave.
+    pub(crate) goal: Vec2,
+    /// The facing the order gave (`None` for none).
+    pub(crate) facing: Option<Vec2>,
+    /// The centre of the ground it was placed on.
+    pub(crate) placed: Vec2,
+    /// The facing it was given there (`None` for none).
+    pub(crate) placed_facing: Option<Vec2>,
+}
+
 /// A formation's watch on the one it gives way to (see `world/make_way/patience.rs`): whom,
 /// where that one's anchor stood when the watch began, and for how many seconds it has stood
 /// near there while no rule of the road held it.
@@ -268,6 +283,10 @@ pub struct Formation {
     /// it may plan any time).
     #[serde(default)]
     pub(crate) replan_after: u64,
+    /// Its last move order and where it was placed (see [`OrderedMove`]; `None` when another
+    /// order followed, or the goals are not spread).
+    #[serde(default)]
+    pub(crate) ordered_move: Option<OrderedMove>,
 }
 
 fn zero() -> Vec2 {
@@ -319,6 +338,7 @@ impl Formation {
             wait_watch: None,
             waits_at_passage: false,
             replan_after: 0,
+            ordered_move: None,
         }
     }
 

@@ -36,6 +36,10 @@ impl World {
         // `world/goal_claims.rs`).
         let spread = self.settings.spread_goals && self.claim_goals(&pending);
         for (id, order) in pending.drain(..) {
+            let given = match &order {
+                Order::MoveTo { goal, facing, .. } if spread => Some((*goal, *facing)),
+                _ => None,
+            };
             let order = if spread {
                 self.place_move(id, order)
             } else {
@@ -45,6 +49,7 @@ impl World {
             if spread {
                 self.claim_placed(id);
             }
+            self.remember_move(id, given);
         }
         self.pending = pending;
     }

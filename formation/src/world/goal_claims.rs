@@ -17,8 +17,14 @@
 //! each other to their places. A place is free when its rectangle keeps the gap from every
 //! claim and lies inside the map, its centre is clear of obstacles and it is in sight of the
 //! lattice's centre. The formation then faces the way its rectangle was laid out. A formation
-//! whose own ground is free and no farther from the goal stays on it (an order given again
-//! leaves a settled crowd as it stands). If no place is free, the goal stays.
+//! whose own ground is free and no farther from the goal stays on it. If no place is free, the
+//! goal stays.
+//!
+//! Each formation remembers the move it was last ordered and where it was placed
+//! ([`OrderedMove`]). The same move given again (a click on the same spot: a goal within
+//! [`REPEAT_DISTANCE`], the same facing) leaves it on that ground while it is still bound for
+//! it or stands there, its claim filed before any other formation of the tick is placed: a
+//! crowd of several rings round one point, ordered there again in any order, stays as it is.
 //!
 //! The gap leaves the units at the edges of two neighbours room: standing closer, units
 //! settling on their slots were turned aside by the neighbour's units and slid about.
@@ -34,7 +40,7 @@
 use cohort_steering::Vec2;
 
 use super::World;
-use crate::formation::{Member, Motion};
+use crate::formation::{Member, Motion, OrderedMove};
 use crate::ids::FormationId;
 use crate::order::Order;
 use crate::pattern::ValidPattern;
@@ -56,6 +62,14 @@ pub(crate) struct RingHint {
     /// The ring its place was found in.
     ring: i32,
 }
+
+/// How near a move's goal must be to the goal a formation was last ordered for the move to
+/// repeat it (metres): a click on the same spot again. Also how far from the ground it was
+/// placed on a standing formation may have drifted and still keep it.
+const REPEAT_DISTANCE: f32 = 0.5;
+
+/// The least cosine between two facings that repeat each other.
+const SAME_FACING: f32 = 0.9999;
 
 /// Deepest formation tree [`World::stand_half`] walks.
 const MOST_DEPTH: u32 = 64;
@@ -89,12 +103,23 @@ impl World {
                 claims.add(id, ground, None);
             }
         }
-        // The last move of each formation ordered onto its own ground.
         let mut seen = std::mem::take(&mut self.scratch.moving_seen);
         seen.clear();
         seen.resize(moving.len(), false);
+        let mut repeats = std::mem::take(&mut self.scratch.moving_repeats);
+        repeats.clear();
+        repeats.resize(moving.len(), false);
+        // The last move of each formation: given again as it was last ordered, the
+        // formation keeps the ground it was placed on then (of two whose grounds now
+        // overlap, the later given); else, ordered onto ground it stands on, it keeps that.
         for (id, order) in pending.iter().rev() {
-            let Order::MoveTo { goal, facing, .. } = order else {
+            let Order::MoveTo {
+                goal,
+                facing,
+                pattern,
+                ..
+            } = order
+            else {
                 continue;
             };
             let Ok(k) = moving.binary_search(id) else {
@@ -104,9 +129,21 @@ impl World {
                 Some(s) if !*s => *s = true,
                 _ => continue,
             }
-            let own = self.standing_ground(*id);
+            let Some(own) = self.standing_ground(*id) else {
+                continue;
+            };
+            let repeated = self
+                .repeated_move(*id, *goal, *facing, pattern.as_ref())
+                .is_some();
+            if repeated && !claims.overlaps((*id, None), &own, 0.0) {
+                claims.add(*id, own, None);
+                if let Some(r) = repeats.get_mut(k) {
+                    *r = true;
+                }
+                continue;
+            }
             let wanted = self.wanted_ground(*id, *goal, *facing, None);
-            if let (Some(own), Some((wanted, _))) = (own, wanted) {
+            if let Some((wanted, _)) = wanted {
                 if own.overlaps(&wanted, 0.0) {
                     claims.add(*id, own, None);
                 }
@@ -115,6 +152,7 @@ impl World {
         self.scratch.goal_claims = claims;
         self.scratch.moving_now = moving;
         self.scratch.moving_seen = seen;
+        self.scratch.moving_repeats = repeats;
         self.scratch.ring_hint = None;
         true
     }
@@ -139,6 +177,19 @@ impl World {
             pattern,
             at_slowest,
         };
+        // The move it was last ordered, given again: it keeps the ground it was placed on.
+        let kept = self.scratch.moving_now.binary_search(&id).ok();
+        if kept.and_then(|k| self.scratch.moving_repeats.get(k)) == Some(&true) {
+            if let Some(m) = self.repeated_move(id, goal, facing, pattern.as_ref()) {
+                self.scratch.placed = Some((id, None, m.placed));
+                return Order::MoveTo {
+                    goal: m.placed,
+                    facing: m.placed_facing,
+                    pattern,
+                    at_slowest,
+                };
+            }
+        }
         let Some((mut wanted, from)) = self.wanted_ground(id, goal, facing, pattern.as_ref())
         else {
             return unchanged(pattern);
@@ -250,6 +301,55 @@ impl World {
             }
         }
         self.scratch.goal_claims.add(id, ground, shift);
+    }
+
+    /// Records the move top-level formation `id` was just ordered (`given`: the goal and
+    /// facing the order gave, `None` for any other order, or goals not spread) and where it
+    /// was placed: its goal and goal facing once the order is applied.
+    pub(super) fn remember_move(&mut self, id: FormationId, given: Option<(Vec2, Option<Vec2>)>) {
+        let Some(f) = self.formations.get_mut(id) else {
+            return;
+        };
+        f.ordered_move = match (given, f.motion, f.goal) {
+            (Some((goal, facing)), Motion::Moving, Some(placed)) if f.parent.is_none() => {
+                Some(OrderedMove {
+                    goal,
+                    facing,
+                    placed,
+                    placed_facing: f.goal_facing,
+                })
+            }
+            _ => None,
+        };
+    }
+
+    /// The move formation `id` was last ordered, when a move to `goal` facing `facing` in
+    /// `pattern` (its own when `None`) repeats it (the goal within [`REPEAT_DISTANCE`], the
+    /// same facing or none again) and the formation is still bound for the ground it was
+    /// placed on (or stands there).
+    fn repeated_move(
+        &self,
+        id: FormationId,
+        goal: Vec2,
+        facing: Option<Vec2>,
+        pattern: Option<&ValidPattern>,
+    ) -> Option<OrderedMove> {
+        let f = self.formations.get(id)?;
+        let m = f.ordered_move?;
+        let way = |v: Option<Vec2>| v.and_then(|v| v.try_normalize());
+        let same_facing = match (way(facing), way(m.facing)) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.dot(b) >= SAME_FACING,
+            _ => false,
+        };
+        let same_pattern = pattern.is_none_or(|p| *p == f.base_pattern);
+        let on_ground = match (f.motion, f.goal) {
+            (Motion::Moving, Some(g)) => (g - m.placed).length() <= 0.01,
+            (Motion::Moving, None) => false,
+            _ => (f.anchor.position - m.placed).length() <= REPEAT_DISTANCE,
+        };
+        let near = (goal - m.goal).length() <= REPEAT_DISTANCE;
+        (near && same_facing && same_pattern && on_ground).then_some(m)
     }
 
     /// The ground formation `id` (top-level) would stand on at `goal` (clamped to the map):

@@ -25,6 +25,9 @@ pub(crate) struct Scratch {
     pub(crate) moving_now: Vec<FormationId>,
     /// Per formation of `moving_now`: whether its last move of the batch was looked at.
     pub(crate) moving_seen: Vec<bool>,
+    /// Per formation of `moving_now`: whether its last move of the batch repeats the move it
+    /// was last ordered and it stands on the ground it was placed on then (it keeps it).
+    pub(crate) moving_repeats: Vec<bool>,
     /// The formation whose move was placed last, with how far its order moves it (`None`:
     /// its goal was moved) and the goal it was given, until its claim is filed.
     pub(crate) placed: Option<(FormationId, Option<Vec2>, Vec2)>,

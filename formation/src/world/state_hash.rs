@@ -8,9 +8,9 @@
 //! - the units, array by array, each entry with its key: motion, heading smoothers and
 //!   details, an absent option as zeros beside a flag saying so, then a unit's route (planned
 //!   jump, flight, detour points) when it has one (`state_hash/units.rs`);
-//! - every formation as a fixed record of four blocks (its scalars, vectors, options,
-//!   settings, patterns and the lengths of its lists), its members with their slots, then its
-//!   other lists (`state_hash/formations.rs`);
+//! - every formation as a record of five blocks (its scalars, vectors, options, settings,
+//!   patterns and the lengths of its lists; a sixth for one that remembers a move order), its
+//!   members with their slots, then its other lists (`state_hash/formations.rs`);
 //! - the versions of every slot of the unit and formation slot maps, free ones included
 //!   (they decide the keys handed out next);
 //! - the small rest (generator, settings, orders, tactics, free-slot orders) through the

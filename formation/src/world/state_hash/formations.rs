@@ -1,7 +1,7 @@
 //! The formations' part of the state hash: their count, the versions of their slots, then
-//! each formation in key order as a fixed record of four blocks (key, flags, scalars,
-//! vectors, options as zeros beside a flag, settings, patterns, the lengths of its lists),
-//! its members with their slots (a member and its slot in four words, two to a block), then
+//! each formation in key order as a record of five blocks (key, flags, scalars, vectors,
+//! options as zeros beside a flag, settings, patterns, the lengths of its lists; a sixth for
+//! one that remembers a move order, which a flag says), its members with their slots (a member and its slot in four words, two to a block), then
 //! its other lists (path, clearances, narrows, the slots of custom patterns, name), written
 //! a few words per item into the block being filled.
 
@@ -132,8 +132,8 @@ fn slot_words(s: &Slot) -> [u64; 3] {
     [vec_word(offset), vec_word(facing), role_word(role)]
 }
 
-/// A formation's record, fed to `lanes`: four blocks of words, most holding two 32-bit
-/// values. Returns whether one of its patterns is custom (their slots are written after).
+/// A formation's record, fed to `lanes`: five blocks of words (six for one that remembers a
+/// move order), most holding two 32-bit values. Returns whether one of its patterns is custom (their slots are written after).
 /// The words that take a branch to make (the patterns' kinds) come first, so that the rest
 /// is a straight run of loads into the lanes.
 #[inline(always)]
@@ -176,6 +176,7 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         waits_at_passage,
         spread,
         replan_after,
+        ordered_move,
     } = f;
     let narrowed = narrowed.as_ref().map(|p| p.pattern());
     let (pattern, base) = (pattern.pattern(), base_pattern.pattern());
@@ -201,7 +202,10 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         | u32::from(*hurried) << 11
         | u32::from(narrow_pass.is_some()) << 12
         | u32::from(*waits_at_passage) << 13
-        | u32::from(wait_watch.is_some()) << 14;
+        | u32::from(wait_watch.is_some()) << 14
+        | u32::from(ordered_move.is_some()) << 15
+        | u32::from(ordered_move.is_some_and(|m| m.facing.is_some())) << 16
+        | u32::from(ordered_move.is_some_and(|m| m.placed_facing.is_some())) << 17;
     let AnchorPoint {
         position,
         velocity,
@@ -260,6 +264,19 @@ fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
         *replan_after,
         0,
     ]);
+    // Only a formation that remembers a move order has this block (its flag says so).
+    if let Some(m) = ordered_move {
+        lanes.absorb(&[
+            vec_word(m.goal),
+            m.facing.map_or(0, vec_word),
+            vec_word(m.placed),
+            m.placed_facing.map_or(0, vec_word),
+            0,
+            0,
+            0,
+            0,
+        ]);
+    }
     [kp, kb, kn].contains(&CUSTOM)
 }
 

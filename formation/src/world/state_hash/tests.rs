@@ -208,6 +208,8 @@ fn one_ulp_of_a_formation_field_changes_the_hash() {
         Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::ZERO, 0.5))),
         Box::new(move |w| w.formations[id].wait_watch = Some(watch(id, Vec2::X, 0.0))),
         Box::new(move |w| w.formations[id].replan_after = 7),
+        Box::new(move |w| w.formations[id].ordered_move = Some(ordered(None))),
+        Box::new(move |w| w.formations[id].ordered_move = Some(ordered(Some(Vec2::Y)))),
         Box::new(move |w| w.formations[id].path_clearance.push(1.0)),
         Box::new(move |w| w.formations[id].narrows.push((1.0, 2.0))),
         Box::new(move |w| w.formations[id].settings.anchor_mode = AnchorMode::CentreOfMass),
@@ -271,4 +273,13 @@ fn assert_all_differ(world: &World, edits: &[Edit]) {
 /// A formation's watch on `to`, begun with its anchor at `at`, `seconds` ago.
 fn watch(to: FormationId, at: Vec2, seconds: f32) -> crate::formation::WaitWatch {
     crate::formation::WaitWatch { to, at, seconds }
+}
+
+fn ordered(facing: Option<Vec2>) -> crate::formation::OrderedMove {
+    crate::formation::OrderedMove {
+        goal: Vec2::new(3.0, 4.0),
+        facing,
+        placed: Vec2::new(5.0, 4.0),
+        placed_facing: Some(Vec2::X),
+    }
 }
