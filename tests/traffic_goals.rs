@@ -20,6 +20,18 @@ fn rally() -> cohort_demos::scenario::Built {
     load_built(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The rally's order to formation `f` (of `world`), to `goal`: its squads were ordered to
+/// face east, its singles with no facing.
+fn rally_order(world: &World, f: FormationId, goal: Vec2) -> Order {
+    let squad = world.formation(f).is_some_and(|f| f.members.len() > 1);
+    Order::MoveTo {
+        goal,
+        facing: squad.then_some(Vec2::X),
+        pattern: None,
+        at_slowest: true,
+    }
+}
+
 /// The top-level formations of `world`.
 fn roots(world: &World) -> Vec<FormationId> {
     world
@@ -367,7 +379,8 @@ fn a_repeated_rally_leaves_every_ring_where_it_stands() {
     runner.run(150, |_| {}).expect("run");
     let walking = goals(runner.world());
     for &f in roots.iter().rev() {
-        runner.order(f, Order::move_to(point)).expect("order");
+        let order = rally_order(runner.world(), f, point);
+        runner.order(f, order).expect("order");
     }
     runner.step().expect("tick");
     for (g, b) in goals(runner.world()).into_iter().zip(&walking) {
@@ -386,7 +399,8 @@ fn a_repeated_rally_leaves_every_ring_where_it_stands() {
         .map(|(_, u)| u.body.position)
         .collect();
     for &f in roots.iter().rev() {
-        runner.order(f, Order::move_to(point)).expect("order");
+        let order = rally_order(runner.world(), f, point);
+        runner.order(f, order).expect("order");
     }
     runner.step().expect("tick");
     for (g, b) in goals(runner.world()).into_iter().zip(&before) {
@@ -396,6 +410,60 @@ fn a_repeated_rally_leaves_every_ring_where_it_stands() {
     for ((_, u), p) in runner.world().units().zip(positions) {
         let d = (u.body.position - p).length();
         assert!(d < 0.05, "a unit moved {d} m");
+    }
+}
+
+/// The settled rally ordered again to spots drifting away a little at a time: a click within
+/// 0.5 m of the first leaves every formation in place, but a run of such clicks does not carry
+/// the remembered spot along (0.8 m off, formations are placed anew); the first spot given
+/// again with a facing of its own places them anew, facing that way.
+#[test]
+fn a_move_to_another_spot_or_facing_is_placed_anew() {
+    let built = rally();
+    let roots = roots(&built.world);
+    let mut runner = Runner::new(built, false);
+    runner.run(900, |_| {}).expect("run");
+    let point = Vec2::new(80.0, 80.0);
+    let goals = |w: &World| -> Vec<Vec2> {
+        roots
+            .iter()
+            .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
+            .collect()
+    };
+    let before = goals(runner.world());
+    let order_all = |runner: &mut Runner, goal: Vec2, facing: Option<Vec2>| {
+        for &f in roots.iter().rev() {
+            let order = match (facing, rally_order(runner.world(), f, goal)) {
+                (Some(facing), Order::MoveTo { goal, .. }) => Order::MoveTo {
+                    goal,
+                    facing: Some(facing),
+                    pattern: None,
+                    at_slowest: true,
+                },
+                (_, order) => order,
+            };
+            runner.order(f, order).expect("order");
+        }
+        runner.step().expect("tick");
+    };
+    order_all(&mut runner, point + Vec2::new(0.4, 0.0), None);
+    for (g, b) in goals(runner.world()).into_iter().zip(&before) {
+        assert!((g - *b).length() < 0.01, "0.4 m off: {g} {b}");
+    }
+    order_all(&mut runner, point + Vec2::new(0.8, 0.0), None);
+    let moved = goals(runner.world())
+        .into_iter()
+        .zip(&before)
+        .filter(|(g, b)| (*g - **b).length() > 0.1)
+        .count();
+    assert!(moved > 0, "0.8 m off, every formation kept its place");
+    let facing = Vec2::Y;
+    order_all(&mut runner, point, Some(facing));
+    let w = runner.world();
+    for &f in &roots {
+        let form = w.formation(f).expect("formation");
+        let faces = form.goal_facing.expect("a goal facing");
+        assert!(faces.dot(facing) > 0.999, "{} faces {faces}", form.name);
     }
 }
 

@@ -284,7 +284,8 @@ pub struct Formation {
     #[serde(default)]
     pub(crate) replan_after: u64,
     /// Its last move order and where it was placed (see [`OrderedMove`]; `None` when another
-    /// order followed, or the goals are not spread).
+    /// order followed, for a sub-formation, a move that did not set it walking, or goals not
+    /// spread).
     #[serde(default)]
     pub(crate) ordered_move: Option<OrderedMove>,
 }

@@ -40,6 +40,9 @@ impl World {
                 Order::MoveTo { goal, facing, .. } if spread => Some((*goal, *facing)),
                 _ => None,
             };
+            // A move that repeats the last keeps the goal first given (a run of clicks, each
+            // near the last, does not carry the remembered spot away).
+            let given = given.map(|g| self.first_given(id, g));
             let order = if spread {
                 self.place_move(id, order)
             } else {

@@ -17,14 +17,15 @@
 //! each other to their places. A place is free when its rectangle keeps the gap from every
 //! claim and lies inside the map, its centre is clear of obstacles and it is in sight of the
 //! lattice's centre. The formation then faces the way its rectangle was laid out. A formation
-//! whose own ground is free and no farther from the goal stays on it. If no place is free, the
-//! goal stays.
+//! whose own ground (turned to the order's facing, if it gives one) is free and no farther
+//! from the goal stays on it. If no place is free, the goal stays.
 //!
 //! Each formation remembers the move it was last ordered and where it was placed
 //! ([`OrderedMove`]). The same move given again (a click on the same spot: a goal within
-//! [`REPEAT_DISTANCE`], the same facing) leaves it on that ground while it is still bound for
-//! it or stands there, its claim filed before any other formation of the tick is placed: a
-//! crowd of several rings round one point, ordered there again in any order, stays as it is.
+//! [`REPEAT_DISTANCE`] of the first, the same facing, its own pattern) leaves it on that
+//! ground while it is still bound for it or stands there, its claim filed before any other
+//! formation of the tick is placed: a crowd of several rings round one point, ordered there
+//! again in any order, stays as it is.
 //!
 //! The gap leaves the units at the edges of two neighbours room: standing closer, units
 //! settling on their slots were turned aside by the neighbour's units and slid about.
@@ -132,11 +133,11 @@ impl World {
             let Some(own) = self.standing_ground(*id) else {
                 continue;
             };
-            let repeated = self
-                .repeated_move(*id, *goal, *facing, pattern.as_ref())
-                .is_some();
-            if repeated && !claims.overlaps((*id, None), &own, 0.0) {
-                claims.add(*id, own, None);
+            // (Its claim lies where the order will send it: the ground it was placed on.)
+            let repeated = self.repeated_move(*id, *goal, *facing, pattern.as_ref());
+            let kept = repeated.map(|m| own.at(m.placed));
+            if let Some(kept) = kept.filter(|k| !claims.overlaps((*id, None), k, 0.0)) {
+                claims.add(*id, kept, None);
                 if let Some(r) = repeats.get_mut(k) {
                     *r = true;
                 }
@@ -221,10 +222,15 @@ impl World {
         let claims = &self.scratch.goal_claims;
         let found = claims.free_place(owner, (wanted, centre, from), first_ring, &usable);
         // A formation whose own ground no other claims and that is no farther from the goal
-        // stays on it (a repeated order leaves a settled crowd as it stands, though a
-        // neighbour that turned on the spot came a little nearer than the gap).
+        // stays on it (though a neighbour that turned on the spot came a little nearer than
+        // the gap), turned the way the order says when it gives a facing.
+        let ordered_facing = facing.and_then(|v| v.try_normalize());
         let own = self
             .standing_ground(id)
+            .and_then(|own| match ordered_facing {
+                Some(way) => Footprint::new(own.centre, way, own.half),
+                None => Some(own),
+            })
             .filter(|own| !claims.overlaps((id, None), own, 0.0) && usable(own.centre));
         let place = match (found, own) {
             (Some((p, _)), Some(own))
@@ -303,6 +309,22 @@ impl World {
         self.scratch.goal_claims.add(id, ground, shift);
     }
 
+    /// The goal and facing a move to `given` for formation `id` is remembered by: those of the
+    /// move it was last ordered when this one repeats it (see [`Self::repeated_move`]), else
+    /// its own.
+    pub(super) fn first_given(
+        &self,
+        id: FormationId,
+        given: (Vec2, Option<Vec2>),
+    ) -> (Vec2, Option<Vec2>) {
+        let repeats = self.scratch.moving_now.binary_search(&id).ok();
+        let repeated = repeats.and_then(|k| self.scratch.moving_repeats.get(k)) == Some(&true);
+        match self.formations.get(id).and_then(|f| f.ordered_move) {
+            Some(m) if repeated && self.repeats_goal(&m, given.0, given.1) => (m.goal, m.facing),
+            _ => given,
+        }
+    }
+
     /// Records the move top-level formation `id` was just ordered (`given`: the goal and
     /// facing the order gave, `None` for any other order, or goals not spread) and where it
     /// was placed: its goal and goal facing once the order is applied.
@@ -336,20 +358,25 @@ impl World {
     ) -> Option<OrderedMove> {
         let f = self.formations.get(id)?;
         let m = f.ordered_move?;
-        let way = |v: Option<Vec2>| v.and_then(|v| v.try_normalize());
-        let same_facing = match (way(facing), way(m.facing)) {
-            (None, None) => true,
-            (Some(a), Some(b)) => a.dot(b) >= SAME_FACING,
-            _ => false,
-        };
         let same_pattern = pattern.is_none_or(|p| *p == f.base_pattern);
         let on_ground = match (f.motion, f.goal) {
             (Motion::Moving, Some(g)) => (g - m.placed).length() <= 0.01,
             (Motion::Moving, None) => false,
             _ => (f.anchor.position - m.placed).length() <= REPEAT_DISTANCE,
         };
-        let near = (goal - m.goal).length() <= REPEAT_DISTANCE;
-        (near && same_facing && same_pattern && on_ground).then_some(m)
+        (self.repeats_goal(&m, goal, facing) && same_pattern && on_ground).then_some(m)
+    }
+
+    /// Whether a move to `goal` facing `facing` gives the goal and facing of `m` again: the
+    /// goal within [`REPEAT_DISTANCE`], the same facing or none again.
+    fn repeats_goal(&self, m: &OrderedMove, goal: Vec2, facing: Option<Vec2>) -> bool {
+        let way = |v: Option<Vec2>| v.and_then(|v| v.try_normalize());
+        let same_facing = match (way(facing), way(m.facing)) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.dot(b) >= SAME_FACING,
+            _ => false,
+        };
+        (goal - m.goal).length() <= REPEAT_DISTANCE && same_facing
     }
 
     /// The ground formation `id` (top-level) would stand on at `goal` (clamped to the map):

@@ -29,7 +29,7 @@ use crate::tactics::Tactic;
 pub const BINARY_MAGIC: &[u8; 8] = b"COHORTws";
 
 /// Version of the binary and RON state snapshot layouts (after the magic, little-endian).
-pub const STATE_FORMAT_VERSION: u32 = 4;
+pub const STATE_FORMAT_VERSION: u32 = 5;
 
 /// How a state snapshot is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

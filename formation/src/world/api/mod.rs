@@ -226,6 +226,8 @@ impl World {
                 }
                 if let Some(c) = self.formations.get_mut(child) {
                     c.parent = Some(formation);
+                    // A member's moves are its parent's: it remembers none of its own.
+                    c.ordered_move = None;
                 }
             }
         }

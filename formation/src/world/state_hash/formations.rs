@@ -1,9 +1,10 @@
 //! The formations' part of the state hash: their count, the versions of their slots, then
 //! each formation in key order as a record of five blocks (key, flags, scalars, vectors,
 //! options as zeros beside a flag, settings, patterns, the lengths of its lists; a sixth for
-//! one that remembers a move order, which a flag says), its members with their slots (a member and its slot in four words, two to a block), then
-//! its other lists (path, clearances, narrows, the slots of custom patterns, name), written
-//! a few words per item into the block being filled.
+//! one that remembers a move order, which a flag says), its members with their slots (a
+//! member and its slot in four words, two to a block), then its other lists (path,
+//! clearances, narrows, the slots of custom patterns, name), written a few words per item
+//! into the block being filled.
 
 use slotmap::{Key, SlotMap};
 
@@ -133,9 +134,9 @@ fn slot_words(s: &Slot) -> [u64; 3] {
 }
 
 /// A formation's record, fed to `lanes`: five blocks of words (six for one that remembers a
-/// move order), most holding two 32-bit values. Returns whether one of its patterns is custom (their slots are written after).
-/// The words that take a branch to make (the patterns' kinds) come first, so that the rest
-/// is a straight run of loads into the lanes.
+/// move order), most holding two 32-bit values. Returns whether one of its patterns is
+/// custom (their slots are written after). The words that take a branch to make (the
+/// patterns' kinds) come first, so that the rest is a straight run of loads into the lanes.
 #[inline(always)]
 fn absorb_record(id: FormationId, f: &Formation, lanes: &mut Lanes) -> bool {
     let Formation {

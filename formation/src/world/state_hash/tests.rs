@@ -210,6 +210,21 @@ fn one_ulp_of_a_formation_field_changes_the_hash() {
         Box::new(move |w| w.formations[id].replan_after = 7),
         Box::new(move |w| w.formations[id].ordered_move = Some(ordered(None))),
         Box::new(move |w| w.formations[id].ordered_move = Some(ordered(Some(Vec2::Y)))),
+        Box::new(move |w| {
+            let mut m = ordered(None);
+            ulp_vec(&mut m.goal);
+            w.formations[id].ordered_move = Some(m);
+        }),
+        Box::new(move |w| {
+            let mut m = ordered(None);
+            ulp_vec(&mut m.placed);
+            w.formations[id].ordered_move = Some(m);
+        }),
+        Box::new(move |w| {
+            let mut m = ordered(None);
+            m.placed_facing = None;
+            w.formations[id].ordered_move = Some(m);
+        }),
         Box::new(move |w| w.formations[id].path_clearance.push(1.0)),
         Box::new(move |w| w.formations[id].narrows.push((1.0, 2.0))),
         Box::new(move |w| w.formations[id].settings.anchor_mode = AnchorMode::CentreOfMass),
