@@ -98,7 +98,16 @@ enum Event {
     RemoveFormation(u8),
     /// Replace the navgraph: rebuilt from the map at this sample spacing, or empty (0).
     ReplaceNavgraph(u8),
+    /// Every top-level formation ordered to one of two rally points (goals spread round it;
+    /// given again, the formations keep their places), facing east or with no facing.
+    Rally {
+        point: u8,
+        east: bool,
+    },
 }
+
+/// The points [`Event::Rally`] orders formations to.
+const RALLY_POINTS: [Vec2; 2] = [Vec2::new(20.0, 20.0), Vec2::new(10.5, 30.25)];
 
 #[derive(Clone, Debug)]
 struct WorldPlan {
@@ -152,6 +161,7 @@ fn event() -> impl Strategy<Value = Event> {
         1 => (any::<u16>(), any::<u8>()).prop_map(|(u, f)| Event::Join(u, f)),
         1 => any::<u8>().prop_map(Event::RemoveFormation),
         1 => (0u8..4).prop_map(Event::ReplaceNavgraph),
+        2 => (0u8..2, any::<bool>()).prop_map(|(point, east)| Event::Rally { point, east }),
     ]
 }
 
@@ -339,6 +349,23 @@ fn apply(sim: &mut Sim, event: &Event) -> Result<(), String> {
                     Vec2::Y
                 };
                 give(world, f, Order::Face(d))?;
+            }
+        }
+        Event::Rally { point, east } => {
+            let goal = RALLY_POINTS[usize::from(point) % RALLY_POINTS.len()];
+            let roots: Vec<FormationId> = formations
+                .iter()
+                .copied()
+                .filter(|&f| world.formation(f).is_some_and(|x| x.parent.is_none()))
+                .collect();
+            for f in roots {
+                let order = Order::MoveTo {
+                    goal,
+                    facing: east.then_some(Vec2::X),
+                    pattern: None,
+                    at_slowest: true,
+                };
+                give(world, f, order)?;
             }
         }
         Event::Halt(f) => {
