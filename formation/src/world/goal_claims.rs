@@ -243,7 +243,12 @@ impl World {
                 self.scratch.ring_hint = Some(RingHint { key, ring });
                 Some(p)
             }
-            (None, _) => None,
+            (None, _) => {
+                // No ring had room: nor will any for the next of the batch ordered alike.
+                let ring = ground::MOST_RINGS + 1;
+                self.scratch.ring_hint = Some(RingHint { key, ring });
+                None
+            }
         };
         match place {
             Some(p) => {

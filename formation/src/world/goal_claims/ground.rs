@@ -10,6 +10,10 @@ use crate::ids::FormationId;
 /// exactly the gap apart must not be refused for a rounding error.
 pub(super) const TOLERANCE: f32 = 0.01;
 
+/// The least cosine between the facings of two claims round one centre that cover the same
+/// ground (within [`TOLERANCE`] at the corners of a formation a few tens of metres wide).
+const SAME_FACING: f32 = 0.99999;
+
 /// Side of the cells claims are filed under, metres.
 const CELL: f32 = 16.0;
 
@@ -151,8 +155,25 @@ impl GoalClaims {
 
     /// Files formation `owner`'s claim to `ground`, in place of any it made before; `shift`
     /// is how far this batch's order moves it to the goal it was given (`None` otherwise).
+    /// A claim filed again round the same centre, as large, frees no place of the lattices
+    /// searched so far (not counted as withdrawn; a formation given its move again is filed
+    /// twice so): the place its centre stands on stays taken.
     pub(crate) fn add(&mut self, owner: FormationId, ground: Footprint, shift: Option<Vec2>) {
+        let same = self
+            .by_owner
+            .get(owner)
+            .and_then(|&k| self.claims.get(k as usize))
+            .is_some_and(|c| {
+                c.live
+                    && (c.ground.centre - ground.centre).length() <= TOLERANCE
+                    && (c.ground.half - ground.half).abs().max_element() <= TOLERANCE
+                    && c.ground.facing.dot(ground.facing) >= SAME_FACING
+            });
+        let withdrawn = self.withdrawn;
         self.remove(owner);
+        if same {
+            self.withdrawn = withdrawn;
+        }
         let k = self.claims.len() as u32;
         self.claims.push(Claim {
             owner,

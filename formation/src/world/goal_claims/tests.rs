@@ -269,3 +269,23 @@ fn formations_moved_alike_keep_their_places_relative_to_each_other() {
     let onto = ground(0.0, 50.0, 0.0, 1.0, 1.0);
     assert!(free(&claims, owners[1], shift, onto).is_some());
 }
+
+/// A claim filed again round the same centre, as large and facing the same way, withdraws
+/// nothing (the places searched so far stay taken); moved, turned or removed, it does.
+#[test]
+fn a_claim_filed_again_in_place_withdraws_nothing() {
+    let id = ids(1)[0];
+    let mut claims = GoalClaims::default();
+    claims.clear(1.5);
+    claims.add(id, ground(10.0, 10.0, 0.3, 2.0, 3.0), None);
+    assert_eq!(claims.withdrawn(), 0);
+    claims.add(id, ground(10.0, 10.0, 0.3, 2.0, 3.0), None);
+    assert_eq!(claims.withdrawn(), 0, "filed again in place");
+    claims.add(id, ground(10.5, 10.0, 0.3, 2.0, 3.0), None);
+    assert_eq!(claims.withdrawn(), 1, "moved");
+    claims.add(id, ground(10.5, 10.0, 0.8, 2.0, 3.0), None);
+    assert_eq!(claims.withdrawn(), 2, "turned");
+    claims.remove(id);
+    assert_eq!(claims.withdrawn(), 3, "removed");
+    assert_eq!(claims.len(), 0);
+}
