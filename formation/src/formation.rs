@@ -290,6 +290,10 @@ pub struct Formation {
     pub(crate) ordered_move: Option<OrderedMove>,
 }
 
+/// How far (metres) from its ordered goal a formation must have been placed for
+/// [`Formation::placed_beside`] to say so (a path ends a little off its goal).
+const PLACED_AWAY: f32 = 0.5;
+
 fn zero() -> Vec2 {
     Vec2::ZERO
 }
@@ -403,6 +407,14 @@ impl Formation {
     /// of it, or giving way.
     pub fn is_waiting(&self) -> bool {
         self.follow_speed.is_some()
+    }
+
+    /// The goal its last move order gave and the goal it was placed at instead, when goals
+    /// are spread and the ground at the ordered goal was another formation's (`None` when it
+    /// was sent where it was ordered, or its last order was no move).
+    pub fn placed_beside(&self) -> Option<(Vec2, Vec2)> {
+        let m = self.ordered_move?;
+        ((m.placed - m.goal).length() > PLACED_AWAY).then_some((m.goal, m.placed))
     }
 
     /// Whether the formation is sidestepping this tick to keep right of an oncoming one.

@@ -358,8 +358,9 @@ fn describe(world: &World, unit: UnitId, forces: &ForceParts) -> String {
 }
 
 /// What the unit's top-level formation is doing about other formations: giving way (or
-/// waiting for an oncoming one to come out of a passage), queueing,
-/// keeping right, closed up for a narrow passage (empty when none of these).
+/// waiting for an oncoming one to come out of a passage), queueing, keeping right, closed up
+/// for a narrow passage, placed beside others away from the spot it was ordered to (empty
+/// when none of these).
 fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
     let mut root = f;
     // Bounded: a formation tree is never deeper than the formations in it.
@@ -387,6 +388,12 @@ fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
     }
     if root.in_column {
         words.push_str(", closed up for a narrow passage");
+    }
+    if let Some((ordered, placed)) = root.placed_beside() {
+        let away = (placed - ordered).length();
+        words.push_str(&format!(
+            ", placed beside others {away:.1} m from the spot it was ordered to"
+        ));
     }
     words
 }
@@ -448,6 +455,55 @@ mod tests {
         );
         assert_ne!(report.preferred, report.chosen);
         assert!(words.contains("avoiding unit"), "{words}");
+    }
+
+    /// Two squads ordered to one spot: the second is placed beside the first, and its units'
+    /// panel says so, with how far from the spot; the first's does not.
+    #[test]
+    fn inspection_says_a_formation_was_placed_beside_others() {
+        let map = Map {
+            max: glam::Vec2::new(80.0, 80.0),
+            ..Map::default()
+        };
+        let mut world = World::new(map, Default::default(), 1).expect("world");
+        let mut firsts = Vec::new();
+        for y in [20.0, 60.0] {
+            let spec = FormationSpec {
+                pattern: Pattern::for_radius(PatternKind::Box, 0.5),
+                ..FormationSpec::default()
+            };
+            let at = Vec2::new(10.0, y);
+            let f = world
+                .add_formation(spec, None, at, Vec2::X)
+                .expect("formation");
+            let mut first = None;
+            for i in 0..4 {
+                let p = at + Vec2::new((i % 2) as f32, (i / 2) as f32) * 1.5;
+                let b = Body::new(p, 0.5, 1.3, 6.0).expect("body");
+                let id = world.add_unit(b).expect("unit");
+                world.add_member(f, Member::Unit(id)).expect("member");
+                first.get_or_insert(id);
+            }
+            world
+                .order(f, cohort_formation::Order::move_to(Vec2::new(50.0, 40.0)))
+                .expect("order");
+            firsts.push(first.expect("a unit"));
+        }
+        world.step(1.0 / 30.0);
+        let mut inspector = Inspector::new();
+        let words = |inspector: &mut Inspector, id| {
+            inspector
+                .inspect(&world, id, 1.0 / 30.0)
+                .expect("alive")
+                .behaviour
+        };
+        let first = words(&mut inspector, firsts[0]);
+        let second = words(&mut inspector, firsts[1]);
+        assert!(!first.contains("placed beside"), "{first}");
+        assert!(
+            second.contains("placed beside others") && second.contains("m from the spot"),
+            "{second}"
+        );
     }
 
     #[test]
