@@ -59,10 +59,19 @@ pub fn draw_units(
     }
 }
 
-/// Draws every formation's anchor (a chevron along its orientation) and remaining path.
+/// Draws every formation's anchor (a chevron along its orientation) and remaining path; for a
+/// formation placed beside others away from the spot it was ordered to, a faint line from its
+/// goal to that spot, crossed there.
 pub fn draw_anchors(cam: &Camera, world: &World, squads: &SquadColours) {
     for (id, f) in world.formations() {
         let c = squads.formation_rgb(world, id);
+        if let Some((ordered, placed)) = f.placed_beside() {
+            segment(cam, placed, ordered, 1.0, rgba(c, 0.35));
+            let s = 3.0 / cam.scale.max(1e-3);
+            let (a, b) = (Vec2::new(s, s), Vec2::new(s, -s));
+            segment(cam, ordered - a, ordered + a, 1.0, rgba(c, 0.6));
+            segment(cam, ordered - b, ordered + b, 1.0, rgba(c, 0.6));
+        }
         let rest = f.path.get(f.path_index..).unwrap_or(&[]);
         if !rest.is_empty() {
             segment(cam, f.anchor.position, rest[0], 1.0, rgba(c, 0.7));
