@@ -376,36 +376,33 @@ fn a_repeated_rally_leaves_every_ring_where_it_stands() {
             .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
             .collect()
     };
+    // The rally's orders given again, in the other order: every goal as it was.
+    let again = |runner: &mut Runner, when: &str| {
+        let before = goals(runner.world());
+        for &f in roots.iter().rev() {
+            let order = rally_order(runner.world(), f, point);
+            runner.order(f, order).expect("order");
+        }
+        runner.step().expect("tick");
+        for (g, b) in goals(runner.world()).into_iter().zip(&before) {
+            assert!((g - *b).length() < 0.01, "{when}: {g} {b}");
+        }
+        before
+    };
     runner.run(150, |_| {}).expect("run");
-    let walking = goals(runner.world());
-    for &f in roots.iter().rev() {
-        let order = rally_order(runner.world(), f, point);
-        runner.order(f, order).expect("order");
-    }
-    runner.step().expect("tick");
-    for (g, b) in goals(runner.world()).into_iter().zip(&walking) {
-        assert!((g - *b).length() < 0.01, "walking: {g} {b}");
-    }
+    again(&mut runner, "walking");
     runner.run(750, |_| {}).expect("run");
-    let before = goals(runner.world());
-    let rings = before
-        .iter()
-        .filter(|g| (**g - point).length() > 12.0)
-        .count();
-    assert!(rings >= 6, "the crowd stands in several rings: {before:?}");
     let positions: Vec<Vec2> = runner
         .world()
         .units()
         .map(|(_, u)| u.body.position)
         .collect();
-    for &f in roots.iter().rev() {
-        let order = rally_order(runner.world(), f, point);
-        runner.order(f, order).expect("order");
-    }
-    runner.step().expect("tick");
-    for (g, b) in goals(runner.world()).into_iter().zip(&before) {
-        assert!((g - *b).length() < 0.01, "{g} {b}");
-    }
+    let before = again(&mut runner, "settled");
+    let rings = before
+        .iter()
+        .filter(|g| (**g - point).length() > 12.0)
+        .count();
+    assert!(rings >= 6, "the crowd stands in several rings: {before:?}");
     runner.run(300, |_| {}).expect("run");
     for ((_, u), p) in runner.world().units().zip(positions) {
         let d = (u.body.position - p).length();
