@@ -32,6 +32,14 @@ fn rally_order(world: &World, f: FormationId, goal: Vec2) -> Order {
     }
 }
 
+/// The goals of `formations` in `world`.
+fn goals_of(world: &World, formations: &[FormationId]) -> Vec<Vec2> {
+    formations
+        .iter()
+        .map(|&f| world.formation(f).and_then(|f| f.goal).expect("goal"))
+        .collect()
+}
+
 /// The top-level formations of `world`.
 fn roots(world: &World) -> Vec<FormationId> {
     world
@@ -337,12 +345,7 @@ fn a_repeated_order_leaves_settled_formations_where_they_stand() {
     for _ in 0..1500 {
         world.step(DT);
     }
-    let goals = |w: &World| -> Vec<Vec2> {
-        squads
-            .iter()
-            .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
-            .collect()
-    };
+    let goals = |w: &World| goals_of(w, &squads);
     let before = goals(&world);
 
     let positions: Vec<Vec2> = world.units().map(|(_, u)| u.body.position).collect();
@@ -370,12 +373,7 @@ fn a_repeated_rally_leaves_every_ring_where_it_stands() {
     let roots = roots(&built.world);
     let mut runner = Runner::new(built, false);
     let point = Vec2::new(80.0, 80.0);
-    let goals = |w: &World| -> Vec<Vec2> {
-        roots
-            .iter()
-            .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
-            .collect()
-    };
+    let goals = |w: &World| goals_of(w, &roots);
     // The rally's orders given again, in the other order: every goal as it was.
     let again = |runner: &mut Runner, when: &str| {
         let before = goals(runner.world());
@@ -421,12 +419,7 @@ fn a_move_to_another_spot_or_facing_is_placed_anew() {
     let mut runner = Runner::new(built, false);
     runner.run(900, |_| {}).expect("run");
     let point = Vec2::new(80.0, 80.0);
-    let goals = |w: &World| -> Vec<Vec2> {
-        roots
-            .iter()
-            .map(|&f| w.formation(f).and_then(|f| f.goal).expect("goal"))
-            .collect()
-    };
+    let goals = |w: &World| goals_of(w, &roots);
     let before = goals(runner.world());
     let order_all = |runner: &mut Runner, goal: Vec2, facing: Option<Vec2>| {
         for &f in roots.iter().rev() {
