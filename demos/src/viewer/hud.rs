@@ -134,6 +134,13 @@ pub fn draw_panel(session: &Session, width: f32, height: f32) {
                 ),
                 colours::TEXT,
             );
+            if let Some((ordered, placed)) = f.placed_beside() {
+                let away = (placed - ordered).length();
+                p.line(
+                    &format!("placed beside others, {away:.1} m from the spot ordered"),
+                    colours::TEXT,
+                );
+            }
             if let Some(t) = super::tactics::describe(world, id) {
                 p.line(&t, colours::TEXT);
             }
