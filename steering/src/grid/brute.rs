@@ -4,8 +4,8 @@ use glam::Vec2;
 
 use super::{NearPair, NeighbourSearch, within_radius};
 
-/// The reference search: tests every item, in index order. Same results as [`CellGrid`] (as a
-/// set), for comparison in tests and benchmarks.
+/// The reference search: tests every item, in index order. Same results as
+/// [`CellGrid`](super::CellGrid) (as a set), for comparison in tests and benchmarks.
 #[derive(Clone, Debug, Default)]
 pub struct BruteForceSearch {
     pub(super) positions: Vec<Vec2>,
