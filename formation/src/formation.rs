@@ -291,7 +291,7 @@ pub struct Formation {
 }
 
 /// How far (metres) from its ordered goal a formation must have been placed for
-/// [`Formation::placed_beside`] to say so (a path ends a little off its goal).
+/// [`Formation::placed_away`] to say so (a path ends a little off its goal).
 const PLACED_AWAY: f32 = 0.5;
 
 fn zero() -> Vec2 {
@@ -409,10 +409,12 @@ impl Formation {
         self.follow_speed.is_some()
     }
 
-    /// The goal its last move order gave and the goal it was placed at instead, when goals
-    /// are spread and the ground at the ordered goal was another formation's (`None` when it
-    /// was sent where it was ordered, or its last order was no move).
-    pub fn placed_beside(&self) -> Option<(Vec2, Vec2)> {
+    /// The goal its last move order gave and the goal it was sent to instead, more than half
+    /// a metre away: beside other formations when the ground at the ordered goal was
+    /// another's (goals spread), or where it can stand nearest a goal it cannot stand on
+    /// (`None` when it was sent where it was ordered, its last order was no move, or goals
+    /// are not spread).
+    pub fn placed_away(&self) -> Option<(Vec2, Vec2)> {
         let m = self.ordered_move?;
         ((m.placed - m.goal).length() > PLACED_AWAY).then_some((m.goal, m.placed))
     }

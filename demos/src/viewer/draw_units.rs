@@ -60,12 +60,12 @@ pub fn draw_units(
 }
 
 /// Draws every formation's anchor (a chevron along its orientation) and remaining path; for a
-/// formation placed beside others away from the spot it was ordered to, a faint line from its
+/// formation sent to a goal away from the spot it was ordered to, a faint line from its
 /// goal to that spot, crossed there.
 pub fn draw_anchors(cam: &Camera, world: &World, squads: &SquadColours) {
     for (id, f) in world.formations() {
         let c = squads.formation_rgb(world, id);
-        if let Some((ordered, placed)) = f.placed_beside() {
+        if let Some((ordered, placed)) = f.placed_away() {
             segment(cam, placed, ordered, 1.0, rgba(c, 0.35));
             let s = 3.0 / cam.scale.max(1e-3);
             let (a, b) = (Vec2::new(s, s), Vec2::new(s, -s));

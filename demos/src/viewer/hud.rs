@@ -134,10 +134,10 @@ pub fn draw_panel(session: &Session, width: f32, height: f32) {
                 ),
                 colours::TEXT,
             );
-            if let Some((ordered, placed)) = f.placed_beside() {
+            if let Some((ordered, placed)) = f.placed_away() {
                 let away = (placed - ordered).length();
                 p.line(
-                    &format!("placed beside others, {away:.1} m from the spot ordered"),
+                    &format!("goal {away:.1} m from the spot ordered"),
                     colours::TEXT,
                 );
             }

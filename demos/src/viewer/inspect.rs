@@ -359,7 +359,7 @@ fn describe(world: &World, unit: UnitId, forces: &ForceParts) -> String {
 
 /// What the unit's top-level formation is doing about other formations: giving way (or
 /// waiting for an oncoming one to come out of a passage), queueing, keeping right, closed up
-/// for a narrow passage, placed beside others away from the spot it was ordered to (empty
+/// for a narrow passage, bound for a goal away from the spot it was ordered to (empty
 /// when none of these).
 fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
     let mut root = f;
@@ -389,10 +389,10 @@ fn traffic_words(world: &World, f: &cohort_formation::Formation) -> String {
     if root.in_column {
         words.push_str(", closed up for a narrow passage");
     }
-    if let Some((ordered, placed)) = root.placed_beside() {
+    if let Some((ordered, placed)) = root.placed_away() {
         let away = (placed - ordered).length();
         words.push_str(&format!(
-            ", placed beside others {away:.1} m from the spot it was ordered to"
+            ", its goal {away:.1} m from the spot it was ordered to"
         ));
     }
     words
@@ -458,9 +458,9 @@ mod tests {
     }
 
     /// Two squads ordered to one spot: the second is placed beside the first, and its units'
-    /// panel says so, with how far from the spot; the first's does not.
+    /// panel says how far from the spot its goal is; the first's says nothing of it.
     #[test]
-    fn inspection_says_a_formation_was_placed_beside_others() {
+    fn inspection_says_a_formation_was_placed_away_from_its_spot() {
         let map = Map {
             max: glam::Vec2::new(80.0, 80.0),
             ..Map::default()
@@ -499,9 +499,9 @@ mod tests {
         };
         let first = words(&mut inspector, firsts[0]);
         let second = words(&mut inspector, firsts[1]);
-        assert!(!first.contains("placed beside"), "{first}");
+        assert!(!first.contains("from the spot"), "{first}");
         assert!(
-            second.contains("placed beside others") && second.contains("m from the spot"),
+            second.contains("its goal") && second.contains("m from the spot it was ordered to"),
             "{second}"
         );
     }
