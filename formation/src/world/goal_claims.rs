@@ -325,7 +325,7 @@ impl World {
         let repeats = self.scratch.moving_now.binary_search(&id).ok();
         let repeated = repeats.and_then(|k| self.scratch.moving_repeats.get(k)) == Some(&true);
         match self.formations.get(id).and_then(|f| f.ordered_move) {
-            Some(m) if repeated && self.repeats_goal(&m, given.0, given.1) => (m.goal, m.facing),
+            Some(m) if repeated && repeats_goal(&m, given.0, given.1) => (m.goal, m.facing),
             _ => given,
         }
     }
@@ -369,19 +369,7 @@ impl World {
             (Motion::Moving, None) => false,
             _ => (f.anchor.position - m.placed).length() <= REPEAT_DISTANCE,
         };
-        (self.repeats_goal(&m, goal, facing) && same_pattern && on_ground).then_some(m)
-    }
-
-    /// Whether a move to `goal` facing `facing` gives the goal and facing of `m` again: the
-    /// goal within [`REPEAT_DISTANCE`], the same facing or none again.
-    fn repeats_goal(&self, m: &OrderedMove, goal: Vec2, facing: Option<Vec2>) -> bool {
-        let way = |v: Option<Vec2>| v.and_then(|v| v.try_normalize());
-        let same_facing = match (way(facing), way(m.facing)) {
-            (None, None) => true,
-            (Some(a), Some(b)) => a.dot(b) >= SAME_FACING,
-            _ => false,
-        };
-        (goal - m.goal).length() <= REPEAT_DISTANCE && same_facing
+        (repeats_goal(&m, goal, facing) && same_pattern && on_ground).then_some(m)
     }
 
     /// The ground formation `id` (top-level) would stand on at `goal` (clamped to the map):
@@ -465,6 +453,18 @@ impl World {
         }
         reach
     }
+}
+
+/// Whether a move to `goal` facing `facing` gives the goal and facing of `m` again: the goal
+/// within [`REPEAT_DISTANCE`], the same facing or none again.
+fn repeats_goal(m: &OrderedMove, goal: Vec2, facing: Option<Vec2>) -> bool {
+    let way = |v: Option<Vec2>| v.and_then(|v| v.try_normalize());
+    let same_facing = match (way(facing), way(m.facing)) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.dot(b) >= SAME_FACING,
+        _ => false,
+    };
+    (goal - m.goal).length() <= REPEAT_DISTANCE && same_facing
 }
 
 /// Whether a place at `p` suits ground like `wanted`: all of the rectangle round it in the

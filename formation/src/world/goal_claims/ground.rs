@@ -155,9 +155,9 @@ impl GoalClaims {
 
     /// Files formation `owner`'s claim to `ground`, in place of any it made before; `shift`
     /// is how far this batch's order moves it to the goal it was given (`None` otherwise).
-    /// A claim filed again round the same centre, as large, frees no place of the lattices
-    /// searched so far (not counted as withdrawn; a formation given its move again is filed
-    /// twice so): the place its centre stands on stays taken.
+    /// A claim filed again round the same centre, as large and facing the same way, frees no
+    /// place of the lattices searched so far, so it is not counted as withdrawn (a formation
+    /// given its move again is filed twice so).
     pub(crate) fn add(&mut self, owner: FormationId, ground: Footprint, shift: Option<Vec2>) {
         let same = self
             .by_owner
