@@ -366,7 +366,8 @@ fn a_repeated_order_leaves_settled_formations_where_they_stand() {
 
 /// The rally ordered again, in the other order, while its formations walk (a player clicking
 /// the rally point once more), and again once they have settled: each of the 30 keeps the
-/// ground it was placed on, in every ring of the crowd, and nobody walks off.
+/// ground it was placed on, in every ring of the crowd (walking, along the path it had), and
+/// nobody walks off.
 #[test]
 fn a_repeated_rally_leaves_every_ring_where_it_stands() {
     let built = rally();
@@ -388,7 +389,17 @@ fn a_repeated_rally_leaves_every_ring_where_it_stands() {
         before
     };
     runner.run(150, |_| {}).expect("run");
+    // Walking there already, each walks on along the path it had (not planned again).
+    let paths = |w: &World| -> Vec<Vec<Vec2>> {
+        roots
+            .iter()
+            .filter_map(|&f| w.formation(f))
+            .map(|f| f.path.clone())
+            .collect()
+    };
+    let walking = paths(runner.world());
     again(&mut runner, "walking");
+    assert_eq!(paths(runner.world()), walking, "paths planned again");
     runner.run(750, |_| {}).expect("run");
     let positions: Vec<Vec2> = runner
         .world()

@@ -48,7 +48,11 @@ impl World {
             } else {
                 order
             };
-            self.apply_order(id, order);
+            // (A move given again that the formation already walks as ordered is not applied
+            // again: see `World::place_move`.)
+            if self.scratch.walks_on.take() != Some(id) {
+                self.apply_order(id, order);
+            }
             if spread {
                 self.claim_placed(id);
             }

@@ -25,7 +25,8 @@
 //! [`REPEAT_DISTANCE`] of the first, the same facing, its own pattern) leaves it on that
 //! ground while it is still bound for it or stands there, its claim filed before any other
 //! formation of the tick is placed: a crowd of several rings round one point, ordered there
-//! again in any order, stays as it is.
+//! again in any order, stays as it is. One walking there already as it was ordered walks on:
+//! the order is not applied again, and its path is not planned again.
 //!
 //! The gap leaves the units at the edges of two neighbours room: standing closer, units
 //! settling on their slots were turned aside by the neighbour's units and slid about.
@@ -183,6 +184,14 @@ impl World {
         if kept.and_then(|k| self.scratch.moving_repeats.get(k)) == Some(&true) {
             if let Some(m) = self.repeated_move(id, goal, facing, pattern.as_ref()) {
                 self.scratch.placed = Some((id, None, m.placed));
+                // Walking there already as it was ordered, it walks on, its path as it was
+                // (planning it again would change nothing but cost a search).
+                let walking = self.formations.get(id).is_some_and(|f| {
+                    f.motion == Motion::Moving && f.goal_facing == m.placed_facing
+                });
+                if walking && at_slowest && pattern.is_none() {
+                    self.scratch.walks_on = Some(id);
+                }
                 return Order::MoveTo {
                     goal: m.placed,
                     facing: m.placed_facing,

@@ -31,6 +31,9 @@ pub(crate) struct Scratch {
     /// The formation whose move was placed last, with how far its order moves it (`None`:
     /// its goal was moved) and the goal it was given, until its claim is filed.
     pub(crate) placed: Option<(FormationId, Option<Vec2>, Vec2)>,
+    /// The formation whose move, given again, it already walks as ordered (the order is not
+    /// applied again: it walks on, its path as it was).
+    pub(crate) walks_on: Option<FormationId>,
     /// Where the last move placed in the batch found its place (see `world/goal_claims.rs`).
     pub(crate) ring_hint: Option<super::goal_claims::RingHint>,
     /// The separation sweep's radii and sums in the neighbour search's order.
