@@ -40,6 +40,13 @@ fn goals_of(world: &World, formations: &[FormationId]) -> Vec<Vec2> {
         .collect()
 }
 
+/// Orders formation `f` of `world` to move to (`x`, `y`).
+fn move_to(world: &mut World, f: FormationId, x: f32, y: f32) {
+    world
+        .order(f, Order::move_to(Vec2::new(x, y)))
+        .expect("order");
+}
+
 /// The top-level formations of `world`.
 fn roots(world: &World) -> Vec<FormationId> {
     world
@@ -186,9 +193,7 @@ fn a_squad_ordered_onto_a_standing_one_stands_beside_it() {
         .iter()
         .map(|&u| world.unit(u).expect("unit").body.position)
         .collect();
-    world
-        .order(mover, Order::move_to(Vec2::new(60.0, 60.0)))
-        .expect("order");
+    move_to(&mut world, mover, 60.0, 60.0);
     world.step(DT);
     let goal = world.formation(mover).and_then(|f| f.goal).expect("goal");
     assert!(goal.x < 60.0 - 5.5 - 1.5 + 0.01, "{goal}");
@@ -222,20 +227,14 @@ fn swaps_and_moves_together_keep_their_goals() {
     let mut world = open_world();
     let (a, _) = squad(&mut world, Vec2::new(30.0, 60.0));
     let (b, _) = squad(&mut world, Vec2::new(90.0, 60.0));
-    world
-        .order(a, Order::move_to(Vec2::new(90.0, 60.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(30.0, 60.0)))
-        .expect("order");
+    move_to(&mut world, a, 90.0, 60.0);
+    move_to(&mut world, b, 30.0, 60.0);
     // Overlapping by 1.5 m, both ordered 80 m north.
     let (c, _) = squad(&mut world, Vec2::new(30.0, 15.0));
     let (d, _) = squad(&mut world, Vec2::new(34.0, 15.0));
     let (e, _) = squad(&mut world, Vec2::new(90.0, 15.0));
     for (f, goal) in [(c, (30.0, 95.0)), (d, (34.0, 95.0)), (e, (32.0, 95.0))] {
-        world
-            .order(f, Order::move_to(Vec2::new(goal.0, goal.1)))
-            .expect("order");
+        move_to(&mut world, f, goal.0, goal.1);
     }
     world.step(DT);
     let goal = |f| world.formation(f).and_then(|f| f.goal).expect("goal");
@@ -320,9 +319,7 @@ fn no_place_off_the_map() {
     .expect("world");
     squad(&mut world, Vec2::new(9.0, 9.0));
     let (b, _) = squad(&mut world, Vec2::new(9.0, 15.0));
-    world
-        .order(b, Order::move_to(Vec2::new(9.0, 9.0)))
-        .expect("order");
+    move_to(&mut world, b, 9.0, 9.0);
     world.step(DT);
     let goal = world.formation(b).and_then(|f| f.goal).expect("goal");
     assert_eq!(goal, Vec2::new(9.0, 9.0));
@@ -491,14 +488,10 @@ fn goals_on_the_edge_and_against_a_building_are_spread() {
         .map(|x| squad(&mut world, Vec2::new(x, 60.0)).0)
         .collect();
     for &f in &edge {
-        world
-            .order(f, Order::move_to(Vec2::new(60.0, -5.0)))
-            .expect("order");
+        move_to(&mut world, f, 60.0, -5.0);
     }
     for &f in &wall {
-        world
-            .order(f, Order::move_to(Vec2::new(60.0, 80.0)))
-            .expect("order");
+        move_to(&mut world, f, 60.0, 80.0);
     }
     world.step(DT);
     for pair in [&edge, &wall] {
@@ -520,23 +513,13 @@ fn only_the_last_order_of_a_tick_claims_ground() {
     let (c, _) = squad(&mut world, Vec2::new(100.0, 20.0));
     let (d, _) = squad(&mut world, Vec2::new(100.0, 100.0));
     // a: to (30, 100), then on to (90, 100); b to (30, 100): free by then.
-    world
-        .order(a, Order::move_to(Vec2::new(30.0, 100.0)))
-        .expect("order");
-    world
-        .order(a, Order::move_to(Vec2::new(90.0, 60.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(30.0, 100.0)))
-        .expect("order");
+    move_to(&mut world, a, 30.0, 100.0);
+    move_to(&mut world, a, 90.0, 60.0);
+    move_to(&mut world, b, 30.0, 100.0);
     // c: to (60, 20), then halted where it stands; d to (100, 20), where c still stands.
-    world
-        .order(c, Order::move_to(Vec2::new(60.0, 20.0)))
-        .expect("order");
+    move_to(&mut world, c, 60.0, 20.0);
     world.order(c, Order::Halt).expect("order");
-    world
-        .order(d, Order::move_to(Vec2::new(100.0, 20.0)))
-        .expect("order");
+    move_to(&mut world, d, 100.0, 20.0);
     world.step(DT);
     let goal = |f| world.formation(f).and_then(|f| f.goal);
     assert_eq!(goal(b), Some(Vec2::new(30.0, 100.0)));
@@ -551,15 +534,9 @@ fn a_formation_ordered_away_in_the_same_tick_leaves_its_ground() {
     let mut world = open_world();
     let (a, _) = squad(&mut world, Vec2::new(60.0, 60.0));
     let (b, _) = squad(&mut world, Vec2::new(20.0, 60.0));
-    world
-        .order(a, Order::move_to(Vec2::new(60.0, 60.0)))
-        .expect("order");
-    world
-        .order(a, Order::move_to(Vec2::new(100.0, 100.0)))
-        .expect("order");
-    world
-        .order(b, Order::move_to(Vec2::new(60.0, 60.0)))
-        .expect("order");
+    move_to(&mut world, a, 60.0, 60.0);
+    move_to(&mut world, a, 100.0, 100.0);
+    move_to(&mut world, b, 60.0, 60.0);
     world.step(DT);
     let goal = |f| world.formation(f).and_then(|f| f.goal);
     assert_eq!(goal(b), Some(Vec2::new(60.0, 60.0)));
