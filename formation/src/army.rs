@@ -12,12 +12,15 @@
 //! Everything comes from the seed: the same spec builds the same world bit for bit.
 //!
 //! With [`ArmySpec::group_size`] the same units stand on the same spots with the same orders,
-//! but in flat top-level formations of that many units instead of squads in platoons: the
-//! units in the order the standard army lays them out (platoon by platoon, squad by squad,
-//! slot by slot) are cut into runs of the group size, each run a formation whose pattern is
-//! the run's own layout (a custom pattern, the units' offsets from their centre), ordered to
-//! march as far east as the platoons are. That measures what the number of formations costs
-//! with the work per unit otherwise unchanged.
+//! but in flat top-level formations of up to that many units instead of squads in platoons:
+//! each squad's units, in the order the standard army lays them out (slot by slot), are cut
+//! into runs of the group size (the squad's last run takes what is left), each run a
+//! formation whose pattern is the run's own layout (a custom pattern, the units' offsets from
+//! their centre), ordered to march as far east as the platoons are. A group is a few
+//! neighbours of one squad, the way a player selects them; runs cut across the whole army's
+//! units would join the last units of one platoon to the first of the next, up to a map's
+//! width away. That measures what the number of formations costs with the work per unit
+//! otherwise unchanged.
 
 use cohort_pathing::{Map, PolygonObstacle};
 use cohort_steering::{Body, CircleObstacle, SimRng, Vec2, Wall};
@@ -181,7 +184,7 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
     world.reserve(
         spec.units,
         match spec.group_size {
-            Some(n) => spec.units.div_ceil(n),
+            Some(n) => squads.iter().map(|&s| s.div_ceil(n)).sum(),
             None => squads.len() + platoon_count,
         },
     );
@@ -228,8 +231,9 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
     let mut platoons = Vec::with_capacity(platoon_count);
     let mut slots = Vec::new();
     let mut unit_slots = Vec::new();
-    // With a group size: the units' bodies in layout order, grouped at the end.
+    // With a group size: the current squad's bodies in layout order, and the groups so far.
     let mut loose = Vec::new();
+    let mut groups = 0usize;
     let grouped = spec.group_size.is_some();
     for (p, (chunk, (platoon_pattern, platoon_layout))) in
         squads.chunks(per).zip(platoon_patterns).enumerate()
@@ -284,15 +288,19 @@ pub fn build_army(spec: &ArmySpec, settings: WorldSettings) -> Result<Army, Worl
                     None => loose.push(body),
                 }
             }
+            // With a group size, the squad's units in runs of that many (its last run may
+            // be shorter): a group never spans two squads, let alone two platoons.
+            if let Some(n) = spec.group_size {
+                for bodies in loose.chunks(n) {
+                    platoons.push(add_group(&mut world, groups, bodies, march)?);
+                    groups += 1;
+                }
+                loose.clear();
+            }
         }
         if let Some(platoon) = platoon {
             world.order(platoon, Order::move_to(at + Vec2::new(march, 0.0)))?;
             platoons.push(platoon);
-        }
-    }
-    if let Some(n) = spec.group_size {
-        for (g, bodies) in loose.chunks(n).enumerate() {
-            platoons.push(add_group(&mut world, g, bodies, march)?);
         }
     }
     Ok(Army { world, platoons })

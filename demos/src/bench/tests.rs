@@ -127,7 +127,7 @@ fn groups_are_top_level_formations_of_the_size_asked() {
         ..BenchOptions::default()
     })
     .unwrap();
-    assert_eq!((report.group_size, report.formations), (Some(4), 25));
+    assert_eq!((report.group_size, report.formations), (Some(4), 28));
     assert_eq!(report.allocations_per_tick, 0.0, "{report:?}");
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(json["group_size"], 4);

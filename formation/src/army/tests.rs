@@ -151,9 +151,31 @@ fn groups_hold_the_same_units_on_the_same_spots() {
         )
         .unwrap();
         assert_eq!(spots(&grouped.world), spots(&standard.world), "{n}");
-        assert_eq!(grouped.platoons.len(), 300usize.div_ceil(n));
+        // Each squad in runs of n: a group never spans two squads.
+        let squads: Vec<usize> = standard
+            .world
+            .formations()
+            .filter(|(_, f)| f.parent.is_some())
+            .map(|(_, f)| f.members.len())
+            .collect();
+        let runs: usize = squads.iter().map(|&s| s.div_ceil(n)).sum();
+        assert_eq!(grouped.platoons.len(), runs, "{n}");
         for (_, f) in grouped.world.formations() {
             assert!(f.parent.is_none() && f.members.len() <= n);
+            let of_squads: std::collections::BTreeSet<_> = f
+                .members
+                .iter()
+                .map(|m| match m {
+                    Member::Unit(u) => squad_of(&standard.world, grouped.world.unit(*u)),
+                    Member::Formation(_) => None,
+                })
+                .collect();
+            assert_eq!(
+                of_squads.len(),
+                1,
+                "{n}: a group spans squads {of_squads:?}"
+            );
+            assert!(!of_squads.contains(&None), "{n}");
         }
     }
     for bad in [0, MAX_GROUP_SIZE + 1] {
@@ -163,6 +185,18 @@ fn groups_hold_the_same_units_on_the_same_spots() {
         };
         assert!(build_army(&spec, WorldSettings::default()).is_err());
     }
+}
+
+/// The standard army's squad (by name) whose unit stands where `unit` does.
+fn squad_of(standard: &World, unit: Option<crate::world::UnitRef<'_>>) -> Option<String> {
+    let at = unit?.body.position;
+    standard.formations().find_map(|(_, f)| {
+        f.parent?;
+        f.members
+            .iter()
+            .any(|m| matches!(m, Member::Unit(u) if standard.unit(*u).is_some_and(|u| u.body.position == at)))
+            .then(|| f.name.clone())
+    })
 }
 
 #[test]
