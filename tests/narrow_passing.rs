@@ -113,7 +113,7 @@ fn three_from_each_end(width: f32, limit: f32) -> (f32, bool) {
 /// A 3 m corridor holds one file each way. The two squads in line with it enter together and
 /// pass each other; each of the others waits short of the corridor while an oncoming squad
 /// is deep in it, so it never meets an oncoming front at its own mouth, where its rear is
-/// still filing in from its box. All six arrive (in 497 s; before squads waited at the
+/// still filing in from its box. All six arrive (in 394 s; before squads waited at the
 /// mouth, the squads met there spread across the corridor, pressed into each other and
 /// stood for good).
 #[test]

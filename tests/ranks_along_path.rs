@@ -79,5 +79,7 @@ fn a_squad_coming_to_a_gap_from_the_side_files_its_ranks_through_along_its_path(
     // faces along at a corner makes (about half a metre here; 7.6 m with the ranks laid out
     // round the anchor as a bar, its rear swinging across the wall's face).
     assert!(farthest < 1.0, "a slot stood {farthest:.2} m off the path");
-    assert!(deepest <= 0.02, "deepest overlap {deepest:.3}");
+    // Closed up, members keep close company (`world/separation.rs`, `CLOSED_UP_RANGE`): the
+    // ranks press a little deeper at the gap's mouth (2.0 %).
+    assert!(deepest <= 0.025, "deepest overlap {deepest:.3}");
 }

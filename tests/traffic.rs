@@ -198,7 +198,7 @@ fn crossing_formations_cross() {
 /// The squads queue for the gap, each right behind the one before it, and pass it three
 /// abreast: everyone is through within the limit (1.5 × the slowest free walk plus 1,000
 /// units at 0.8 a second per metre of the gap). Members filing in from their boxes wait at
-/// the gap's corners for a place in their ranks, some of them 5 to 12 s (counted stuck),
+/// the gap's corners for a place in their ranks, some of them 5 to 16 s (counted stuck),
 /// so here no unit may stand 20 s.
 #[test]
 fn chokepoint_20_squads_pass_the_gap() {

@@ -170,6 +170,7 @@ impl World {
             group_lane_edges,
             group_clusters,
             group_alike,
+            group_closed_up,
             ..
         } = scratch;
         // The anchors moved and the extents were re-tallied since `plan_passing`.
@@ -218,6 +219,8 @@ impl World {
         group_lane_edges.resize(roots.len(), None);
         group_alike.clear();
         group_alike.resize(roots.len(), false);
+        group_closed_up.clear();
+        group_closed_up.resize(roots.len(), false);
         for a in index.entries() {
             let Some(f) = formations.get(a.id) else {
                 continue;
@@ -236,6 +239,9 @@ impl World {
             }
             if let Some(slot) = group_lane_edges.get_mut(root) {
                 *slot = edge;
+            }
+            if let Some(slot) = group_closed_up.get_mut(root) {
+                *slot = closed_up_one_way(f);
             }
         }
         // Formations of one group stand within a couple of metres of each other, so each is
@@ -495,6 +501,30 @@ fn plan_root(
 
 /// Every formation by key.
 type Formations = slotmap::SlotMap<crate::ids::FormationId, crate::formation::Formation>;
+
+/// Whether formation `f` walks closed up into ranks two or more abreast for a passage with
+/// no one to pass in it (`ValidPattern::narrowed_one_way`'s close spacing), its members all
+/// units: separation then keeps its members' comfort distance close to that spacing
+/// (`separation.rs`, `CLOSED_UP_RANGE`). Not while it narrows to pass an oncoming formation
+/// (the other's units brush past its files: members were carried along by them), nor closed
+/// up to a single file (squads from both ends of a corridor one file wide took a fifth
+/// longer to pass each other), nor for a formation of sub-formations (its own ranks are of
+/// formations; their units keep their patterns' spacing).
+fn closed_up_one_way(f: &crate::formation::Formation) -> bool {
+    use crate::pattern::{ONE_WAY_GAP, ONE_WAY_SPACING_RADII};
+    let Some(p) = f.narrowed.as_ref().filter(|_| f.in_column) else {
+        return false;
+    };
+    let r = p.unit_radius();
+    let files = match p.kind() {
+        crate::pattern::PatternKind::Ranks(abreast) => *abreast,
+        _ => 0,
+    };
+    f.narrow_pass.is_none()
+        && files >= 2
+        && p.spacing() <= (ONE_WAY_SPACING_RADII * r).max(2.0 * r + ONE_WAY_GAP)
+        && f.members.iter().all(|m| matches!(m, Member::Unit(_)))
+}
 
 /// How far a formation's tallied circle grows when a lane moved its targets by at most
 /// `most`: a millimetre more, for rounding.

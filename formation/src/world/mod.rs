@@ -132,7 +132,10 @@ pub struct WorldSettings {
     pub slowing_radius: f32,
     /// Weight of separation.
     pub separation_weight: f32,
-    /// Separation acts within this many radii (sum of both bodies' radii times this).
+    /// Separation acts within this many radii (sum of both bodies' radii times this). Two
+    /// members of one formation closed up into ranks two or more abreast for a passage
+    /// walked one way keep closer company: at most 1.15 times their radii (their ranks stand
+    /// 2.1 radii apart; see `world/separation.rs`).
     pub separation_range: f32,
     /// Weight of obstacle avoidance.
     pub obstacle_weight: f32,

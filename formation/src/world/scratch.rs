@@ -49,6 +49,9 @@ pub(crate) struct Scratch {
     /// Per top-level formation: the place of the one standing for its avoidance group (see
     /// `World::open_lanes`: neighbours moving alike share one).
     pub(crate) group_clusters: Vec<u32>,
+    /// Per top-level formation (by place): whether it is closed up into ranks two or more
+    /// abreast for a passage walked one way (`make_way.rs`, `closed_up_one_way`).
+    pub(crate) group_closed_up: Vec<bool>,
     /// Per top-level formation: whether it may share an avoidance group with neighbours.
     pub(crate) group_alike: Vec<bool>,
     /// Per steered unit: its velocity at the start of the tick (what avoidance reads of it).

@@ -42,6 +42,9 @@ pub(super) struct Traffic {
     pub(super) lane_edges: Vec<Option<LaneEdge>>,
     /// Per top-level formation: the place of the one standing for its avoidance group.
     pub(super) clusters: Vec<u32>,
+    /// Per top-level formation: whether it is closed up into ranks two or more abreast for a
+    /// passage walked one way (its members keep closer company: `separation.rs`).
+    pub(super) closed_up: Vec<bool>,
 }
 
 impl Traffic {
@@ -52,6 +55,7 @@ impl Traffic {
             in_traffic: std::mem::take(&mut scratch.group_in_traffic),
             lane_edges: std::mem::take(&mut scratch.group_lane_edges),
             clusters: std::mem::take(&mut scratch.group_clusters),
+            closed_up: std::mem::take(&mut scratch.group_closed_up),
         }
     }
 
@@ -61,6 +65,7 @@ impl Traffic {
         scratch.group_in_traffic = self.in_traffic;
         scratch.group_lane_edges = self.lane_edges;
         scratch.group_clusters = self.clusters;
+        scratch.group_closed_up = self.closed_up;
     }
 }
 
@@ -146,6 +151,8 @@ pub(super) fn steer_units(
     };
     let sweep = SeparationSweep {
         radii,
+        groups,
+        closed_up: &traffic.closed_up,
         range,
         reach,
         pair_margin,
