@@ -241,7 +241,7 @@ impl World {
                 *slot = edge;
             }
             if let Some(slot) = group_closed_up.get_mut(root) {
-                *slot = closed_up_one_way(f);
+                *slot = closed_up_one_way(f, units);
             }
         }
         // Formations of one group stand within a couple of metres of each other, so each is
@@ -503,27 +503,40 @@ fn plan_root(
 type Formations = slotmap::SlotMap<crate::ids::FormationId, crate::formation::Formation>;
 
 /// Whether formation `f` walks closed up into ranks two or more abreast for a passage with
-/// no one to pass in it (`ValidPattern::narrowed_one_way`'s close spacing), its members all
-/// units: separation then keeps its members' comfort distance close to that spacing
-/// (`separation.rs`, `CLOSED_UP_RANGE`). Not while it narrows to pass an oncoming formation
-/// (the other's units brush past its files: members were carried along by them), nor closed
-/// up to a single file (squads from both ends of a corridor one file wide took a fifth
-/// longer to pass each other), nor for a formation of sub-formations (its own ranks are of
-/// formations; their units keep their patterns' spacing).
-fn closed_up_one_way(f: &crate::formation::Formation) -> bool {
-    use crate::pattern::{ONE_WAY_GAP, ONE_WAY_SPACING_RADII};
+/// no one to pass in it (`ValidPattern::narrowed_one_way`'s close spacing for its largest
+/// unit, as `World::switch_for_narrows` closes it up), its members all units: separation
+/// then keeps its members' comfort distance close to that spacing (`separation.rs`,
+/// `CLOSED_UP_RANGE`). Not while it narrows to pass an oncoming formation (the other's units
+/// brush past its files: members were carried along by them), nor closed up to a single
+/// file (squads from both ends of a corridor one file wide took a fifth longer to pass each
+/// other), nor closed up with the wider spacing (members wider than `ONE_WAY_MAX_RADIUS`,
+/// closing on a goal in the narrows, or cramped), nor for a formation of sub-formations
+/// (its own ranks are of formations; their units keep their patterns' spacing). Looks at
+/// the members' radii only for a formation closed up two or more abreast.
+fn closed_up_one_way(
+    f: &crate::formation::Formation,
+    units: &super::unit_store::UnitStore,
+) -> bool {
+    use crate::pattern::{ONE_WAY_GAP, ONE_WAY_SPACING_RADII, PatternKind};
     let Some(p) = f.narrowed.as_ref().filter(|_| f.in_column) else {
         return false;
     };
-    let r = p.unit_radius();
-    let files = match p.kind() {
-        crate::pattern::PatternKind::Ranks(abreast) => *abreast,
-        _ => 0,
-    };
-    f.narrow_pass.is_none()
-        && files >= 2
-        && p.spacing() <= (ONE_WAY_SPACING_RADII * r).max(2.0 * r + ONE_WAY_GAP)
-        && f.members.iter().all(|m| matches!(m, Member::Unit(_)))
+    if f.narrow_pass.is_some() || !matches!(p.kind(), PatternKind::Ranks(abreast) if *abreast >= 2)
+    {
+        return false;
+    }
+    // The largest unit's radius, as the ranks were closed up for (all members units).
+    let mut largest: f32 = 0.0;
+    for m in &f.members {
+        let Member::Unit(u) = *m else {
+            return false;
+        };
+        if let Some(u) = units.get(u) {
+            largest = largest.max(u.body.radius);
+        }
+    }
+    let r = if largest > 0.0 { largest } else { 0.5 };
+    p.spacing() <= (ONE_WAY_SPACING_RADII * r).max(2.0 * r + ONE_WAY_GAP)
 }
 
 /// How far a formation's tallied circle grows when a lane moved its targets by at most

@@ -133,9 +133,10 @@ pub struct WorldSettings {
     /// Weight of separation.
     pub separation_weight: f32,
     /// Separation acts within this many radii (sum of both bodies' radii times this). Two
-    /// members of one formation closed up into ranks two or more abreast for a passage
-    /// walked one way keep closer company: at most 1.15 times their radii (their ranks stand
-    /// 2.1 radii apart; see `world/separation.rs`).
+    /// members of one top-level formation of units closed up into ranks two or more abreast
+    /// for a passage walked one way (not to pass an oncoming formation) keep closer company:
+    /// at most 1.15 times their radii (their ranks stand 2.1 radii apart; see
+    /// `world/separation.rs`).
     pub separation_range: f32,
     /// Weight of obstacle avoidance.
     pub obstacle_weight: f32,
