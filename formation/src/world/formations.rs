@@ -259,20 +259,7 @@ impl World {
 
     /// The radius of the largest unit in the formation's subtree (0.5 when it has none).
     pub(super) fn largest_radius(&self, id: FormationId) -> f32 {
-        let mut r: f32 = 0.0;
-        if let Some(f) = self.formations.get(id) {
-            for m in &f.members {
-                match *m {
-                    Member::Unit(u) => {
-                        if let Some(u) = self.units.get(u) {
-                            r = r.max(u.body.radius);
-                        }
-                    }
-                    Member::Formation(c) => r = r.max(self.largest_radius(c)),
-                }
-            }
-        }
-        if r > 0.0 { r } else { 0.5 }
+        largest_radius(&self.units, &self.formations, id)
     }
 
     /// Mean position of a formation's members (units and sub-formation anchors).
@@ -365,4 +352,27 @@ fn narrowest(plan: &super::terrain::PathPlan) -> f32 {
 /// The length of a polyline.
 fn length(points: &[Vec2]) -> f32 {
     points.windows(2).map(|w| (w[1] - w[0]).length()).sum()
+}
+
+/// The radius of the largest unit in formation `id`'s subtree (0.5 when it has none): what
+/// [`World::largest_radius`] gives, for callers holding the stores apart.
+pub(super) fn largest_radius(
+    units: &super::unit_store::UnitStore,
+    formations: &slotmap::SlotMap<FormationId, crate::formation::Formation>,
+    id: FormationId,
+) -> f32 {
+    let mut r: f32 = 0.0;
+    if let Some(f) = formations.get(id) {
+        for m in &f.members {
+            match *m {
+                Member::Unit(u) => {
+                    if let Some(u) = units.get(u) {
+                        r = r.max(u.body.radius);
+                    }
+                }
+                Member::Formation(c) => r = r.max(largest_radius(units, formations, c)),
+            }
+        }
+    }
+    if r > 0.0 { r } else { 0.5 }
 }

@@ -241,7 +241,9 @@ impl World {
                 *slot = edge;
             }
             if let Some(slot) = group_closed_up.get_mut(root) {
-                *slot = closed_up_one_way(f, units);
+                *slot = closed_up_one_way(f, || {
+                    super::formations::largest_radius(units, formations, a.id)
+                });
             }
         }
         // Formations of one group stand within a couple of metres of each other, so each is
@@ -508,34 +510,25 @@ type Formations = slotmap::SlotMap<crate::ids::FormationId, crate::formation::Fo
 /// then keeps its members' comfort distance close to that spacing (`separation.rs`,
 /// `CLOSED_UP_RANGE`). Not while it narrows to pass an oncoming formation (the other's units
 /// brush past its files: members were carried along by them), nor closed up to a single
-/// file (squads from both ends of a corridor one file wide took a fifth longer to pass each
-/// other), nor closed up with the wider spacing (members wider than `ONE_WAY_MAX_RADIUS`,
+/// file (squads from both ends of a corridor one file wide took two fifths longer to pass
+/// each other), nor closed up with the wider spacing (members wider than `ONE_WAY_MAX_RADIUS`,
 /// closing on a goal in the narrows, or cramped), nor for a formation of sub-formations
-/// (its own ranks are of formations; their units keep their patterns' spacing). Looks at
-/// the members' radii only for a formation closed up two or more abreast.
-fn closed_up_one_way(
-    f: &crate::formation::Formation,
-    units: &super::unit_store::UnitStore,
-) -> bool {
+/// (its own ranks are of formations; their units keep their patterns' spacing). `largest`
+/// gives its largest unit's radius; it is asked only of a formation of units closed up two
+/// or more abreast.
+fn closed_up_one_way(f: &crate::formation::Formation, largest: impl FnOnce() -> f32) -> bool {
     use crate::pattern::{ONE_WAY_GAP, ONE_WAY_SPACING_RADII, PatternKind};
     let Some(p) = f.narrowed.as_ref().filter(|_| f.in_column) else {
         return false;
     };
-    if f.narrow_pass.is_some() || !matches!(p.kind(), PatternKind::Ranks(abreast) if *abreast >= 2)
+    if f.narrow_pass.is_some()
+        || !matches!(p.kind(), PatternKind::Ranks(abreast) if *abreast >= 2)
+        || !f.members.iter().all(|m| matches!(m, Member::Unit(_)))
     {
         return false;
     }
-    // The largest unit's radius, as the ranks were closed up for (all members units).
-    let mut largest: f32 = 0.0;
-    for m in &f.members {
-        let Member::Unit(u) = *m else {
-            return false;
-        };
-        if let Some(u) = units.get(u) {
-            largest = largest.max(u.body.radius);
-        }
-    }
-    let r = if largest > 0.0 { largest } else { 0.5 };
+    // The largest unit's radius, as the ranks were closed up for.
+    let r = largest();
     p.spacing() <= (ONE_WAY_SPACING_RADII * r).max(2.0 * r + ONE_WAY_GAP)
 }
 

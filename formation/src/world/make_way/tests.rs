@@ -106,7 +106,7 @@ fn close_company_is_kept_only_in_ranks_closed_up_one_way_two_or_more_abreast() {
     let (mut world, id) = squad(0.5);
     let close = |world: &World| {
         let f = world.formations.get(id).expect("squad");
-        super::closed_up_one_way(f, &world.units)
+        super::closed_up_one_way(f, || world.largest_radius(id))
     };
     assert!(!close(&world), "not closed up");
     let set = |world: &mut World, narrowed: fn(&crate::pattern::ValidPattern) -> _| {
@@ -140,7 +140,7 @@ fn close_company_is_kept_only_in_ranks_closed_up_one_way_two_or_more_abreast() {
     }
     let f = world.formations.get(id2).expect("squad");
     assert!(
-        !super::closed_up_one_way(f, &world.units),
+        !super::closed_up_one_way(f, || world.largest_radius(id2)),
         "wider spacing, larger pattern"
     );
 }
